@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Hammock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
+        .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+    ],
+    targets: [
+        .target(name: "ResourceEngine", swiftSettings: strict),
+        .target(
+            name: "ResourceEngineTesting",
+            dependencies: ["ResourceEngine", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ResourceEngineTests",
+            dependencies: [
+                "ResourceEngine", "ResourceEngineTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

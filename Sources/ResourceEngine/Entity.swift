@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response body with its metadata: the unit of data a resource holds.
+///
+/// Network responses start with `Data` content; the pipeline replaces `content` with parsed values
+/// (a `JSON`, a `String`, a model) while keeping headers, charset and timestamp. Header keys are
+/// stored lower-cased so lookups ignore case.
+public struct Entity: Sendable {
+    /// The body, raw or transformed.
+    public var content: any Sendable
+
+    /// Response headers, keys lower-cased.
+    public var headers: [String: String] {
+        didSet { headers = Entity.lowercased(headers) }
+    }
+
+    /// The charset named by the response, if any.
+    public var charset: String?
+
+    /// When this data was received (or last confirmed by a 304), on the service's clock.
+    public var timestamp: TimeInterval
+
+    /// Creates an entity from explicit parts.
+    public init(
+        content: any Sendable,
+        contentType: String? = nil,
+        charset: String? = nil,
+        headers: [String: String] = [:],
+        timestamp: TimeInterval
+    ) {
+        self.content = content
+        var lowered = Entity.lowercased(headers)
+        if let contentType { lowered["content-type"] = contentType }
+        self.headers = lowered
+        self.charset = charset ?? Entity.charset(in: lowered["content-type"])
+        self.timestamp = timestamp
+    }
+
+    /// Creates an entity from an HTTP response and its body.
+    public init(response: HTTPURLResponse?, content: any Sendable, timestamp: TimeInterval) {
+        var headers: [String: String] = [:]
+        for (key, value) in response?.allHeaderFields ?? [:] {
+            headers[String(describing: key).lowercased()] = String(describing: value)
+        }
+        self.init(content: content, headers: headers, timestamp: timestamp)
+    }
+
+    /// The `Content-Type` header with its parameters, or `application/octet-stream`.
+    public var contentType: String {
+        headers["content-type"] ?? "application/octet-stream"
+    }
+
+    /// The `ETag` header, which `load()` sends back as `If-None-Match`.
+    public var etag: String? { headers["etag"] }
+
+    /// A header by name, ignoring case.
+    public func header(forKey key: String) -> String? {
+        headers[key.lowercased()]
+    }
+
+    /// Marks the entity as confirmed fresh at `now`.
+    public mutating func touch(_ now: TimeInterval) {
+        timestamp = now
+    }
+
+    /// The content cast to `T`, or nil.
+    public func typedContent<T>(as type: T.Type = T.self) -> T? {
+        content as? T
+    }
+
+    private static func lowercased(_ headers: [String: String]) -> [String: String] {
+        guard headers.keys.contains(where: { $0 != $0.lowercased() }) else { return headers }
+        var result: [String: String] = [:]
+        for (key, value) in headers { result[key.lowercased()] = value }
+        return result
+    }
+
+    static func charset(in contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2,
+                parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+            else { continue }
+            return parts[1].trimmingCharacters(in: .whitespaces)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        }
+        return nil
+    }
+}

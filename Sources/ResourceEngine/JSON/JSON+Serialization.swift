@@ -1,0 +1,89 @@
+import Foundation
+
+extension JSON {
+    /// Thrown when a value cannot be written as JSON (a NaN or infinite number).
+    public struct NotRepresentable: Error, Sendable, CustomStringConvertible {
+        public let value: Double
+        public var description: String { "\(value) cannot be written as JSON" }
+    }
+
+    /// Compact UTF-8 JSON text for this value, keys in their stored order.
+    public func serialized() throws -> Data {
+        var out = ""
+        try write(to: &out, indent: nil, level: 0)
+        return Data(out.utf8)
+    }
+
+    /// Indented JSON text for display, two spaces per level.
+    public func prettyPrinted() -> String {
+        var out = ""
+        try? write(to: &out, indent: "  ", level: 0)
+        return out
+    }
+
+    private func write(to out: inout String, indent: String?, level: Int) throws {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            guard d.isFinite else {
+                if indent != nil { out += String(d); return }
+                throw NotRepresentable(value: d)
+            }
+            out += JSON.format(d)
+        case .string(let s): JSON.writeString(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                JSON.newline(&out, indent, level + 1)
+                try item.write(to: &out, indent: indent, level: level + 1)
+            }
+            JSON.newline(&out, indent, level)
+            out += "]"
+        case .object(let object):
+            if object.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out += "," }
+                JSON.newline(&out, indent, level + 1)
+                JSON.writeString(member.key, to: &out)
+                out += indent == nil ? ":" : ": "
+                try member.value.write(to: &out, indent: indent, level: level + 1)
+            }
+            JSON.newline(&out, indent, level)
+            out += "}"
+        }
+    }
+
+    /// A number as the shortest text that reads back the same; whole numbers without ".0".
+    static func format(_ d: Double) -> String {
+        if d.rounded() == d, abs(d) < 1e15 { return String(Int(d)) }
+        return "\(d)"
+    }
+
+    private static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+        guard let indent else { return }
+        out += "\n"
+        for _ in 0..<level { out += indent }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A JSON value that is `Sendable`, ordered and exact.
+///
+/// The engine's parsed content type for JSON bodies. Objects keep the key order of the document
+/// (so panes show fields as the API sends them); integers that fit in `Int` stay integers (so an id
+/// of 9007199254740993 survives); everything else numeric is a `Double`.
+public enum JSON: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+}
+
+extension JSON {
+    /// The value as a `Double` if it is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        default: nil
+        }
+    }
+
+    /// The value as an `Int` if it is an integer, or a double with no fractional part.
+    public var intValue: Int? {
+        switch self {
+        case .int(let i): i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: Int(d)
+        default: nil
+        }
+    }
+
+    /// The string if this is `.string`.
+    public var stringValue: String? {
+        if case .string(let s) = self { s } else { nil }
+    }
+
+    /// The boolean if this is `.bool`.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { b } else { nil }
+    }
+
+    /// The elements if this is an array.
+    public var arrayValue: [JSON]? {
+        if case .array(let a) = self { a } else { nil }
+    }
+
+    /// The object if this is an object.
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { o } else { nil }
+    }
+
+    /// True for `.null`.
+    public var isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+
+    /// The member named `key` if this is an object.
+    public subscript(key: String) -> JSON? {
+        objectValue?[key]
+    }
+
+    /// The element at `index` if this is an array and the index is in range.
+    public subscript(index: Int) -> JSON? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
+    /// A short human name for the kind of value, for error messages ("object", "array", …).
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int, .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension JSON: Equatable {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case let (.array(a), .array(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        default:
+            if let a = lhs.doubleValue, let b = rhs.doubleValue { a == b } else { false }
+        }
+    }
+}
+
+extension JSON: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .int(let i): hasher.combine(Double(i))
+        case .double(let d): hasher.combine(d)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o): hasher.combine(o)
+        }
+    }
+}
+
+extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
+}

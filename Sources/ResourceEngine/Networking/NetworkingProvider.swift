@@ -1,0 +1,24 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The transport seam: sends a `URLRequest` and reports the raw outcome.
+///
+/// The engine never talks to the network directly. `URLSessionProvider` is the real one; tests use
+/// `FakeNetworkingProvider` from ResourceEngineTesting. `startRequest` is called on the main actor;
+/// the callbacks may be called on any thread, and `completion` exactly once.
+@MainActor
+public protocol NetworkingProvider: AnyObject {
+    func startRequest(
+        _ request: URLRequest,
+        progress: @escaping @Sendable (Double) -> Void,
+        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    ) -> any RequestNetworking
+}
+
+/// A running transfer that can be cancelled.
+public protocol RequestNetworking: Sendable {
+    /// Stops the transfer; its completion may still be called, and is then ignored.
+    func cancel()
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real networking provider, built on Foundation's `URLSession` (libcurl on Linux).
+///
+/// Adds what a monitor needs on top of URLSession: a response-size cap (a huge body becomes a
+/// `ResponseTooLarge` error instead of filling memory) and a hard total deadline from
+/// `URLRequest.timeoutInterval` (so a server that drips one byte a second still times out).
+/// Proxy settings from the environment apply, as they do for any libcurl client.
+@MainActor
+public final class URLSessionProvider: NetworkingProvider {
+    /// The default cap on response bodies: 8 MiB.
+    public static let defaultMaxResponseBytes = 8 << 20
+
+    private let session: URLSession
+    private let registry: TransferRegistry
+
+    /// Creates a provider with its own session.
+    ///
+    /// - Parameters:
+    ///   - configuration: session settings; ephemeral (no disk cache, no cookies kept) by default.
+    ///   - maxResponseBytes: bodies larger than this fail with `ResponseTooLarge`.
+    public init(configuration: URLSessionConfiguration = .ephemeral, maxResponseBytes: Int = defaultMaxResponseBytes) {
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let registry = TransferRegistry(maxResponseBytes: maxResponseBytes)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        self.registry = registry
+        self.session = URLSession(configuration: configuration, delegate: SessionDelegate(registry: registry), delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    public func startRequest(
+        _ request: URLRequest,
+        progress: @escaping @Sendable (Double) -> Void,
+        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    ) -> any RequestNetworking {
+        let task = session.dataTask(with: request)
+        let id = task.taskIdentifier
+        registry.begin(id, progress: progress, completion: completion)
+        let timeout = request.timeoutInterval
+        if timeout > 0, timeout.isFinite {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [registry] in
+                if registry.fail(id, with: URLError(.timedOut)) { task.cancel() }
+            }
+        }
+        task.resume()
+        return Transfer(task: task, id: id, registry: registry)
+    }
+
+    private struct Transfer: RequestNetworking {
+        let task: URLSessionDataTask
+        let id: Int
+        let registry: TransferRegistry
+
+        func cancel() {
+            if registry.fail(id, with: URLError(.cancelled)) { task.cancel() }
+        }
+    }
+}
+
+/// Per-transfer state shared between the session's delegate queue and the deadline timers.
+final class TransferRegistry: Sendable {
+    struct Transfer {
+        var response: HTTPURLResponse?
+        var data = Data()
+        var expected: Int64 = -1
+        let progress: @Sendable (Double) -> Void
+        let completion: @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    }
+
+    let maxResponseBytes: Int
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    init(maxResponseBytes: Int) {
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    func begin(
+        _ id: Int,
+        progress: @escaping @Sendable (Double) -> Void,
+        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    ) {
+        transfers.withLock { $0[id] = Transfer(progress: progress, completion: completion) }
+    }
+
+    /// Records the response head; false if the declared length is already over the cap.
+    func received(_ id: Int, response: HTTPURLResponse) -> Bool {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            transfers[id]?.response = response
+            transfers[id]?.expected = response.expectedContentLength
+            return response.expectedContentLength > Int64(maxResponseBytes)
+        }
+        if tooLarge { return !fail(id, with: tooLargeError) }
+        return true
+    }
+
+    /// Appends body bytes; false if the body is now over the cap.
+    func received(_ id: Int, data: Data) -> Bool {
+        let outcome = transfers.withLock { transfers -> (over: Bool, progress: (@Sendable (Double) -> Void)?, fraction: Double) in
+            guard var transfer = transfers[id] else { return (false, nil, 0) }
+            transfer.data.append(data)
+            let over = transfer.data.count > maxResponseBytes
+            let fraction = transfer.expected > 0 ? Double(transfer.data.count) / Double(transfer.expected) : 0
+            transfers[id] = transfer
+            return (over, transfer.progress, fraction)
+        }
+        if outcome.over { return !fail(id, with: tooLargeError) }
+        if outcome.fraction > 0 { outcome.progress?(min(outcome.fraction, 0.99)) }
+        return true
+    }
+
+    /// Completes with whatever arrived and `error`; false if it had already completed.
+    @discardableResult
+    func finish(_ id: Int, error: (any Error)?) -> Bool {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
+        transfer.completion(transfer.response, transfer.data, error)
+        return true
+    }
+
+    /// Completes with `error` alone; false if it had already completed.
+    @discardableResult
+    func fail(_ id: Int, with error: any Error) -> Bool {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
+        transfer.completion(error is RequestError.Cause.ResponseTooLarge ? transfer.response : nil, nil, error)
+        return true
+    }
+
+    private var tooLargeError: RequestError.Cause.ResponseTooLarge {
+        RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes)
+    }
+}
+
+/// Feeds URLSession's delegate callbacks into the registry.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let registry: TransferRegistry
+
+    init(registry: TransferRegistry) {
+        self.registry = registry
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.allow)
+            return
+        }
+        if registry.received(dataTask.taskIdentifier, response: http) {
+            completionHandler(.allow)
+        } else {
+            completionHandler(.cancel)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if !registry.received(dataTask.taskIdentifier, data: data) { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        registry.finish(task.taskIdentifier, error: error)
+    }
+}

@@ -1,0 +1,27 @@
+/// The transformers of one pipeline stage, run in the order added.
+public struct PipelineStage: Sendable {
+    /// What to do with the transformers already in a stage when adding more.
+    public enum MutationAction: Sendable {
+        case replaceExisting, appendToExisting
+    }
+
+    /// The transformers, in run order.
+    public private(set) var transformers: [any ResponseTransformer] = []
+
+    public init() {}
+
+    /// Appends a transformer.
+    public mutating func add(_ transformer: any ResponseTransformer) {
+        transformers.append(transformer)
+    }
+
+    /// Removes every transformer from the stage.
+    public mutating func removeTransformers() {
+        transformers.removeAll()
+    }
+
+    /// Runs the stage's transformers over `response`.
+    func process(_ response: Response) -> Response {
+        transformers.reduce(response) { $1.process($0) }
+    }
+}

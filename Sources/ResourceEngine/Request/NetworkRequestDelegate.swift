@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request that goes over the network and through the resource's pipeline.
+///
+/// Flow: send through the service's provider → hop to the main actor → interpret status and 304 →
+/// run the pipeline once, off the main actor, for new responses → hop back → broadcast.
+@MainActor
+final class NetworkRequestDelegate: RequestDelegate {
+    let resource: Resource
+    let requestBuilder: @MainActor () -> URLRequest
+    let underlyingRequest: URLRequest
+    private var networking: (any RequestNetworking)?
+
+    init(resource: Resource, requestBuilder: @escaping @MainActor () -> URLRequest) {
+        self.resource = resource
+        self.requestBuilder = requestBuilder
+        self.underlyingRequest = requestBuilder()
+    }
+
+    var requestDescription: String {
+        "\(underlyingRequest.httpMethod ?? "GET") \(underlyingRequest.url?.absoluteString ?? "?")"
+    }
+
+    func startUnderlyingOperation(passingResponseTo handler: any RequestCompletionHandler) {
+        let method = RequestMethod(httpName: underlyingRequest.httpMethod)
+        let pipeline = resource.configuration(for: method).pipeline
+        let clock = resource.service.clock
+        let startedAt = clock.now
+        networking = resource.service.networking.startRequest(
+            underlyingRequest,
+            progress: { progress in
+                MainQueue.async { handler.reportProgress(progress) }
+            },
+            completion: { response, data, error in
+                MainQueue.async {
+                    self.handleResponse(
+                        response, data, error, handler: handler, pipeline: pipeline, startedAt: startedAt)
+                }
+            })
+    }
+
+    func cancelUnderlyingOperation() {
+        networking?.cancel()
+    }
+
+    func repeated() -> any RequestDelegate {
+        NetworkRequestDelegate(resource: resource, requestBuilder: requestBuilder)
+    }
+
+    private func handleResponse(
+        _ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?,
+        handler: any RequestCompletionHandler, pipeline: Pipeline, startedAt: TimeInterval
+    ) {
+        let now = resource.service.clock.now
+        var info = interpret(response, data, error, now: now)
+        info.metrics = TransferMetrics(
+            statusCode: response?.statusCode, latency: max(0, now - startedAt), bodyBytes: data?.count ?? 0,
+            finishedAt: now)
+        guard !handler.willIgnore(info) else { return }
+        EngineLog.log(.network, "\(response.map { String($0.statusCode) } ?? "no response") ← \(requestDescription)")
+        guard info.isNew, !pipeline.isEmpty else {
+            handler.broadcastResponse(info)
+            return
+        }
+        let raw = info
+        DispatchQueue.global(qos: .userInitiated).async {
+            let processed = pipeline.process(raw.response)
+            MainQueue.async {
+                handler.broadcastResponse(ResponseInfo(response: processed, isNew: true, metrics: raw.metrics))
+            }
+        }
+    }
+
+    private func interpret(_ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?, now: TimeInterval) -> ResponseInfo {
+        if let error {
+            return ResponseInfo(response: .failure(RequestError(response: response, content: data, cause: error, timestamp: now)))
+        }
+        guard let response else {
+            return ResponseInfo(
+                response: .failure(
+                    RequestError(response: nil, content: data, cause: URLError(.badServerResponse), timestamp: now)))
+        }
+        if response.statusCode >= 400 {
+            return ResponseInfo(response: .failure(RequestError(response: response, content: data, cause: nil, timestamp: now)))
+        }
+        if response.statusCode == 304 {
+            if let existing = resource.latestData {
+                return ResponseInfo(response: .success(existing), isNew: false)
+            }
+            return ResponseInfo(
+                response: .failure(
+                    RequestError(
+                        userMessage: "No data available", cause: RequestError.Cause.NoLocalDataFor304(),
+                        httpStatusCode: 304, timestamp: now)))
+        }
+        return ResponseInfo(response: .success(Entity(response: response, content: data ?? Data(), timestamp: now)))
+    }
+}

@@ -1,0 +1,157 @@
+/// One HTTP request (or something that behaves like one), with hooks for its outcome.
+///
+/// Every hook fires at most once, always asynchronously on the main actor — even when added after
+/// the request completed — and hooks fire in the order they were added. `onSuccess` covers new data
+/// and 304s; `onFailure` covers errors and cancellation; `onCompletion` covers everything.
+/// Progress always ends at 1, reported before the completion hooks run.
+@MainActor
+public final class Request {
+    /// Where a request is in its life.
+    public enum State: Sendable {
+        case notStarted, inProgress, completed
+    }
+
+    /// Where this request is in its life.
+    public private(set) var state: State = .notStarted
+
+    /// The outcome, once completed.
+    public private(set) var responseInfo: ResponseInfo?
+
+    /// Progress in 0...1; exactly 1 once completed.
+    public private(set) var progress: Double = 0
+
+    let delegate: any RequestDelegate
+    private var responseCallbacks: [@MainActor (ResponseInfo) -> Void] = []
+    private var progressCallbacks: [@MainActor (Double) -> Void] = []
+
+    /// Wraps a delegate in a request that has not started yet.
+    public init(delegate: any RequestDelegate) {
+        self.delegate = delegate
+    }
+
+    /// True once the request has an outcome.
+    public var isCompleted: Bool { state == .completed }
+
+    /// A description of the underlying operation, for logs.
+    public var requestDescription: String { delegate.requestDescription }
+
+    /// Starts a request that has not started; does nothing otherwise.
+    @discardableResult
+    public func start() -> Request {
+        guard state == .notStarted else { return self }
+        state = .inProgress
+        EngineLog.log(.network, delegate.requestDescription)
+        delegate.startUnderlyingOperation(passingResponseTo: self)
+        return self
+    }
+
+    /// Cancels the request if it has not completed: it completes at once with a cancellation error,
+    /// and any later response is ignored. No effect on a completed request.
+    public func cancel() {
+        guard state != .completed else { return }
+        EngineLog.log(.network, "cancelled \(delegate.requestDescription)")
+        delegate.cancelUnderlyingOperation()
+        broadcastResponse(.cancellation)
+    }
+
+    /// A new, unstarted request that performs the same work again. Hooks are not copied.
+    ///
+    /// A network request rebuilds its `URLRequest`, so it picks up configuration changes made since.
+    public func repeated() -> Request {
+        if delegate is HardWiredRequestDelegate { return self }
+        return Request(delegate: delegate.repeated())
+    }
+
+    // MARK: Hooks
+
+    /// Calls `callback` with the outcome, whatever it is.
+    @discardableResult
+    public func onCompletion(_ callback: @escaping @MainActor (ResponseInfo) -> Void) -> Request {
+        addResponseCallback(callback)
+    }
+
+    /// Calls `callback` with the entity on success: new data or a 304 that kept the old data.
+    @discardableResult
+    public func onSuccess(_ callback: @escaping @MainActor (Entity) -> Void) -> Request {
+        addResponseCallback { info in
+            if case .success(let entity) = info.response { callback(entity) }
+        }
+    }
+
+    /// Calls `callback` on success with new data (not on a 304).
+    @discardableResult
+    public func onNewData(_ callback: @escaping @MainActor (Entity) -> Void) -> Request {
+        addResponseCallback { info in
+            if info.isNew, case .success(let entity) = info.response { callback(entity) }
+        }
+    }
+
+    /// Calls `callback` when the server confirmed the existing data (304).
+    @discardableResult
+    public func onNotModified(_ callback: @escaping @MainActor () -> Void) -> Request {
+        addResponseCallback { info in
+            if !info.isNew, case .success = info.response { callback() }
+        }
+    }
+
+    /// Calls `callback` on failure, including cancellation.
+    @discardableResult
+    public func onFailure(_ callback: @escaping @MainActor (RequestError) -> Void) -> Request {
+        addResponseCallback { info in
+            if case .failure(let error) = info.response { callback(error) }
+        }
+    }
+
+    /// Calls `callback` as progress increases; the last call reports 1.
+    @discardableResult
+    public func onProgress(_ callback: @escaping @MainActor (Double) -> Void) -> Request {
+        if state == .completed {
+            MainQueue.async { callback(1) }
+        } else {
+            progressCallbacks.append(callback)
+        }
+        return self
+    }
+
+    private func addResponseCallback(_ callback: @escaping @MainActor (ResponseInfo) -> Void) -> Request {
+        if let responseInfo, state == .completed {
+            MainQueue.async { callback(responseInfo) }
+        } else {
+            responseCallbacks.append(callback)
+        }
+        return self
+    }
+}
+
+extension Request: RequestCompletionHandler {
+    public func broadcastResponse(_ responseInfo: ResponseInfo) {
+        guard !willIgnore(responseInfo) else {
+            if !responseInfo.response.isCancellation {
+                EngineLog.log(.network, "ignoring late response to \(delegate.requestDescription)")
+            }
+            return
+        }
+        state = .completed
+        self.responseInfo = responseInfo
+        let finalProgress = progress < 1 ? progressCallbacks : []
+        progress = 1
+        progressCallbacks = []
+        let callbacks = responseCallbacks
+        responseCallbacks = []
+        MainQueue.async {
+            for callback in finalProgress { callback(1) }
+            for callback in callbacks { callback(responseInfo) }
+        }
+    }
+
+    public func willIgnore(_ responseInfo: ResponseInfo) -> Bool {
+        state == .completed
+    }
+
+    public func reportProgress(_ progress: Double) {
+        guard state != .completed, progress.isFinite, progress > self.progress else { return }
+        self.progress = min(progress, 1)
+        for callback in progressCallbacks { callback(self.progress) }
+    }
+}
+

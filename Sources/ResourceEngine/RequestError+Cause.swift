@@ -1,0 +1,87 @@
+/// The specific reasons behind a `RequestError`, as small `Error` values.
+extension RequestError {
+    /// Namespace for the engine's own failure causes.
+    public enum Cause {
+        /// The resource's URL could not be formed.
+        public struct InvalidURL: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let urlSource: String?
+            public var description: String { "Invalid URL: \(urlSource ?? "nil")" }
+        }
+
+        /// `request(text:)` could not encode the text in the requested encoding.
+        public struct UnencodableText: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let encodingName: String
+            public let text: String
+            public var description: String { "Text cannot be encoded as \(encodingName)" }
+        }
+
+        /// `request(json:)` got a value JSON cannot express (NaN, infinity).
+        public struct InvalidJSONObject: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public var description: String { "Value cannot be written as JSON" }
+        }
+
+        /// `request(urlEncoded:)` got a string that cannot be percent-encoded.
+        public struct NotURLEncodable: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let offendingString: String
+            public var description: String { "Cannot URL-encode \(offendingString.debugDescription)" }
+        }
+
+        /// The request was cancelled before it completed.
+        public struct RequestCancelled: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let networkError: (any Error & Sendable)?
+            public var description: String { "Request cancelled" }
+        }
+
+        /// The server said 304 Not Modified, but there is no local data to keep.
+        public struct NoLocalDataFor304: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public var description: String { "Server sent 304 Not Modified but no data is cached" }
+        }
+
+        /// The response names a charset the engine does not know.
+        public struct InvalidTextEncoding: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let encodingName: String
+            public var description: String { "Unknown text encoding \(encodingName.debugDescription)" }
+        }
+
+        /// The body is not valid text in its charset.
+        public struct UndecodableText: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let encodingName: String
+            public var description: String { "Response is not valid \(encodingName) text" }
+        }
+
+        /// A transformer received content of a type it does not accept.
+        public struct WrongInputTypeInTransformerPipeline: Error, Sendable, CauseMessage,
+            CustomStringConvertible
+        {
+            public let expectedType: String
+            public let actualType: String
+            public let transformer: String
+            public var description: String {
+                "\(transformer) expected \(expectedType) but got \(actualType)"
+            }
+        }
+
+        /// A transformer produced no value.
+        public struct TransformerReturnedNil: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let transformer: String
+            public var description: String { "\(transformer) produced no value" }
+        }
+
+        /// The body was larger than the networking provider accepts.
+        public struct ResponseTooLarge: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let limit: Int
+            public var description: String {
+                "Response too large (over \(ByteCountText.format(limit)))"
+            }
+        }
+    }
+}
+
+/// Compact byte counts for messages: "512 B", "4 KiB", "10 MiB".
+enum ByteCountText {
+    static func format(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return "\(bytes / 1024) KiB" }
+        return "\(bytes / (1024 * 1024)) MiB"
+    }
+}

@@ -1,0 +1,61 @@
+/// One observer of a resource and the owners that keep it observing.
+///
+/// The observer is held strongly while at least one external owner lives, weakly otherwise (a
+/// self-owned object observer). The entry is defunct when the observer is gone, or when it is not
+/// self-owned and every external owner is gone.
+@MainActor
+final class ObserverEntry {
+    let identity: AnyHashable
+    private var strongObserver: (any ResourceObserver)?
+    private weak var weakObserver: AnyObject?
+    private let observerObjectID: ObjectIdentifier?
+    private var selfOwned = false
+    private var externalOwners: [WeakBox] = []
+
+    init(_ observer: any ResourceObserver, identity: AnyHashable) {
+        self.identity = identity
+        self.strongObserver = observer
+        if type(of: observer) is AnyClass {
+            let object = observer as AnyObject
+            weakObserver = object
+            observerObjectID = ObjectIdentifier(object)
+        } else {
+            observerObjectID = nil
+        }
+    }
+
+    var observer: (any ResourceObserver)? {
+        strongObserver ?? (weakObserver as? any ResourceObserver)
+    }
+
+    func addOwner(_ owner: AnyObject) {
+        if ObjectIdentifier(owner) == observerObjectID {
+            selfOwned = true
+        } else if !externalOwners.contains(where: { $0.identity == ObjectIdentifier(owner) && $0.object != nil }) {
+            externalOwners.append(WeakBox(owner))
+        }
+        refresh()
+    }
+
+    func removeOwner(_ owner: AnyObject) {
+        let id = ObjectIdentifier(owner)
+        if id == observerObjectID { selfOwned = false }
+        externalOwners.removeAll { $0.identity == id }
+        refresh()
+    }
+
+    /// Drops dead owners and decides whether the observer is held strongly.
+    func refresh() {
+        externalOwners.removeAll { $0.object == nil }
+        if externalOwners.isEmpty {
+            if observerObjectID != nil { strongObserver = nil }
+        } else if strongObserver == nil {
+            strongObserver = weakObserver as? any ResourceObserver
+        }
+    }
+
+    var isDefunct: Bool {
+        refresh()
+        return observer == nil || (!selfOwned && externalOwners.isEmpty)
+    }
+}

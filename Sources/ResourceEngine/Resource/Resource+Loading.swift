@@ -1,0 +1,157 @@
+import Foundation
+
+extension Resource {
+    // MARK: Freshness
+
+    /// True when the data (or, after a failure, the error) is recent enough that
+    /// `loadIfNeeded()` would not load: within `expirationTime` of data, `retryTime` of an error,
+    /// and not invalidated.
+    public var isUpToDate: Bool {
+        guard latestData != nil || latestError != nil else { return false }
+        let configuration = configuration(for: .get)
+        let maxAge = latestError != nil ? configuration.retryTime : configuration.expirationTime
+        let age = service.clock.now - timestamp
+        let upToDate = !isInvalidated && age <= maxAge
+        EngineLog.log(
+            .staleness,
+            "\(self) " + (isInvalidated ? "is invalidated"
+                : upToDate ? "\(latestError != nil ? "error" : "data") is valid for another \(String(format: "%.1f", maxAge - age)) s"
+                : "\(latestError != nil ? "error" : "data") expired \(String(format: "%.1f", age - maxAge)) s ago"))
+        return upToDate
+    }
+
+    // MARK: Loading
+
+    /// Loads unless a load is in flight (returns that one) or the state is fresh (returns nil).
+    ///
+    /// The call to make on every timer tick and every screen that appears: it never piles up
+    /// requests and never hammers a failing server faster than `retryTime`.
+    @discardableResult
+    public func loadIfNeeded() -> Request? {
+        if let inFlight = loadRequests.first { return inFlight }
+        if isUpToDate { return nil }
+        return load()
+    }
+
+    /// Always starts a new GET, sending `If-None-Match` when the data has an ETag.
+    ///
+    /// Two calls make two concurrent loads; use `loadIfNeeded()` to share one.
+    @discardableResult
+    public func load() -> Request {
+        let request = request(.get) { [weak self] urlRequest in
+            if let etag = self?.latestData?.etag {
+                urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match")
+            }
+        }
+        return load(using: request)
+    }
+
+    /// Makes `request` count as a load of this resource: its outcome updates this resource's state.
+    ///
+    /// Any method, even a request from another resource (a POST whose response is this
+    /// resource's new state). Observers get `requested` at once.
+    @discardableResult
+    public func load(using request: Request) -> Request {
+        loadRequests.append(request)
+        request.onCompletion { [weak self] info in
+            self?.removeCompletedRequests()
+            if let metrics = info.metrics { self?.latestMetrics = metrics }
+        }
+        request.onProgress { [weak self] progress in
+            self?.notifyObserversOfProgress(progress)
+        }
+        request.onNewData { [weak self] entity in
+            self?.receiveNewData(entity, source: .network)
+        }
+        request.onNotModified { [weak self] in
+            self?.receiveDataNotModified()
+        }
+        request.onFailure { [weak self] error in
+            self?.receiveError(error)
+        }
+        notifyObservers(.requested)
+        return request
+    }
+
+    func removeCompletedRequests() {
+        loadRequests.removeAll { $0.isCompleted }
+        allRequests.removeAll { $0.isCompleted }
+    }
+
+    // MARK: State changes
+
+    private func receiveNewData(_ entity: Entity, source: ResourceEvent.NewDataSource) {
+        latestError = nil
+        latestData = entity
+        isInvalidated = false
+        notifyObservers(.newData(source))
+    }
+
+    private func receiveDataNotModified() {
+        latestError = nil
+        latestData?.touch(service.clock.now)
+        isInvalidated = false
+        notifyObservers(.notModified)
+    }
+
+    private func receiveError(_ error: RequestError) {
+        if error.isCancellation {
+            notifyObservers(.requestCancelled)
+            return
+        }
+        var error = error
+        error.timestamp = service.clock.now
+        latestError = error
+        isInvalidated = false
+        notifyObservers(.error)
+    }
+
+    // MARK: Local changes
+
+    /// Replaces the data locally, without the network or the pipeline: clears the error and tells
+    /// observers `newData(localOverride)`.
+    public func overrideLocalData(with entity: Entity) {
+        receiveNewData(entity, source: .localOverride)
+    }
+
+    /// Replaces only the content, keeping headers and content type; the timestamp becomes now.
+    public func overrideLocalContent(with content: any Sendable) {
+        var entity = latestData ?? Entity(content: content, contentType: "application/binary", timestamp: 0)
+        entity.content = content
+        entity.touch(service.clock.now)
+        overrideLocalData(with: entity)
+    }
+
+    /// Makes the next `loadIfNeeded()` load, however fresh the data is. Data and error stay.
+    public func invalidate() {
+        isInvalidated = true
+    }
+
+    /// Cancels every request, clears data and error, and tells observers `newData(wipe)`.
+    ///
+    /// The cancelled loads later report `requestCancelled`.
+    public func wipe() {
+        for request in allRequests + loadRequests { request.cancel() }
+        latestData = nil
+        latestError = nil
+        latestMetrics = nil
+        isInvalidated = false
+        notifyObservers(.newData(.wipe))
+    }
+
+    /// Cancels the loads in flight if nobody observes this resource any more.
+    public func cancelLoadIfUnobserved() {
+        cleanDefunctObservers()
+        guard observerEntries.isEmpty else { return }
+        for request in loadRequests { request.cancel() }
+    }
+
+    /// After `delay` seconds, cancels the loads in flight if nobody observes this resource, then
+    /// calls `callback` either way. Lets a screen that goes away briefly keep its load.
+    public func cancelLoadIfUnobserved(afterDelay delay: TimeInterval, then callback: @escaping @MainActor () -> Void = {}) {
+        MainQueue.asyncAfter(seconds: delay) { [self] in
+            cancelLoadIfUnobserved()
+            callback()
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The client-side state of one URL: its latest data, its latest error, and its requests.
+///
+/// Answers three questions — what is the latest data, did the latest load fail, is a load in
+/// flight — and tells its observers whenever an answer changes. Only loads (`load()`,
+/// `loadIfNeeded()`, `load(using:)`) change this state; `request(...)` never does. Get one from
+/// `Service.resource(_:)`; there is at most one per URL.
+@MainActor
+public final class Resource {
+    /// The service this resource belongs to.
+    public let service: Service
+
+    /// The absolute URL.
+    public nonisolated let url: URL
+
+    /// Set for resources made from a URL that could not be parsed: their requests fail at once.
+    let invalidURLSource: String??
+
+    /// The latest good data. Kept after an error; cleared only by `wipe()`.
+    public internal(set) var latestData: Entity?
+
+    /// The latest failure; cleared by any success, a 304, a local override or a wipe.
+    public internal(set) var latestError: RequestError?
+
+    /// Load requests in flight, oldest first.
+    public internal(set) var loadRequests: [Request] = []
+
+    /// Every request made through this resource that is in flight, loads included, oldest first.
+    public internal(set) var allRequests: [Request] = []
+
+    /// Status code, latency and size of the latest completed load.
+    public internal(set) var latestMetrics: TransferMetrics?
+
+    /// Forces the next `loadIfNeeded()` to load; cleared by any change to data or error.
+    var isInvalidated = false
+
+    var observerEntries: [ObserverEntry] = []
+    var observerIndex: [AnyHashable: ObserverEntry] = [:]
+    /// A deliberate cycle: an observed resource stays alive even if the service releases it.
+    var keepAliveWhileObserved: Resource?
+
+    private var configurationCache: [RequestMethod: Configuration] = [:]
+    private var configurationCacheVersion = -1
+
+    init(service: Service, url: URL) {
+        self.service = service
+        self.url = url
+        self.invalidURLSource = nil
+    }
+
+    init(service: Service, invalidURLSource: String?) {
+        self.service = service
+        self.url = URL(string: "invalid:")!
+        self.invalidURLSource = .some(invalidURLSource)
+    }
+
+    /// True for resources whose URL could not be formed.
+    public var isInvalid: Bool { invalidURLSource != nil }
+
+    // MARK: State
+
+    /// True while a load request is in flight.
+    public var isLoading: Bool { !loadRequests.isEmpty }
+
+    /// True while any request made through this resource is in flight.
+    public var isRequesting: Bool { !allRequests.isEmpty }
+
+    /// The later of the data's and the error's timestamps; 0 when there is neither.
+    public var timestamp: TimeInterval {
+        max(latestData?.timestamp ?? 0, latestError?.timestamp ?? 0)
+    }
+
+    // MARK: Configuration
+
+    /// The configuration for GET requests, which also supplies `expirationTime` and `retryTime`.
+    public var configuration: Configuration { configuration(for: .get) }
+
+    /// The configuration for `method`, computed lazily and cached until configuration changes.
+    public func configuration(for method: RequestMethod) -> Configuration {
+        if isInvalid { return Configuration() }
+        if configurationCacheVersion != service.configVersion {
+            configurationCache.removeAll()
+            configurationCacheVersion = service.configVersion
+        }
+        if let cached = configurationCache[method] { return cached }
+        let computed = service.computeConfiguration(for: url, method: method)
+        configurationCache[method] = computed
+        return computed
+    }
+}
+
+extension Resource: CustomStringConvertible {
+    /// `Resource(…/path)[LDE]`: L loading, D has data, E has error.
+    public nonisolated var description: String {
+        MainActor.assumeIsolated {
+            var text = url.absoluteString
+            if isInvalid {
+                text = "invalid: \((invalidURLSource ?? nil) ?? "nil")"
+            } else if let base = service.baseURL?.absoluteString, text.hasPrefix(base) {
+                text = "…/" + text.dropFirst(base.count)
+            }
+            let flags = (isLoading ? "L" : "") + (latestData != nil ? "D" : "") + (latestError != nil ? "E" : "")
+            return "Resource(\(text))" + (flags.isEmpty ? "" : "[\(flags)]")
+        }
+    }
+}
+
+extension Resource: ConfigurationPatternConvertible {
+    /// Matches exactly this resource's URL.
+    public nonisolated func configurationPattern(baseURL: URL?) -> @Sendable (URL) -> Bool {
+        let target = url.absoluteString
+        return { $0.absoluteString == target }
+    }
+
+    public nonisolated var configurationPatternDescription: String { url.absoluteString }
+}

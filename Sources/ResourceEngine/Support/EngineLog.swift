@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+
+/// Categorised diagnostic logging for the engine, off unless a category is enabled.
+///
+/// Mirrors Siesta's log categories so `--log network,stateChanges` reads the same. Messages are built
+/// lazily, so a disabled category costs one set lookup.
+public enum EngineLog {
+    /// What a log line is about.
+    public enum Category: String, CaseIterable, Sendable {
+        case network, pipeline, stateChanges, observers, staleness, cache, configuration
+    }
+
+    /// The receiver of every enabled log line.
+    public typealias Handler = @Sendable (Category, String) -> Void
+
+    private struct State {
+        var enabled: Set<Category> = []
+        var handler: Handler = { category, message in
+            FileHandle.standardError.write(Data("[\(category.rawValue)] \(message)\n".utf8))
+        }
+    }
+
+    private static let state = Mutex(State())
+
+    /// The categories currently written; empty by default.
+    public static var enabled: Set<Category> {
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
+    }
+
+    /// Where lines go; standard error by default.
+    public static var handler: Handler {
+        get { state.withLock { $0.handler } }
+        set { state.withLock { $0.handler = newValue } }
+    }
+
+    /// Logs `message` under `category` if that category is enabled.
+    public static func log(_ category: Category, _ message: @autoclosure () -> String) {
+        let handler: Handler? = state.withLock { $0.enabled.contains(category) ? $0.handler : nil }
+        handler?(category, message())
+    }
+}

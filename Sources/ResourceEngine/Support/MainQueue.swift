@@ -1,0 +1,16 @@
+import Dispatch
+
+/// Hops onto the main actor through the main dispatch queue.
+///
+/// On Linux the main actor's executor is the main dispatch queue, so blocks submitted here run on
+/// the main actor in submission order. The engine relies on that FIFO order: a request's completion
+/// hooks must run in the order they were registered.
+enum MainQueue {
+    static func async(_ body: @escaping @MainActor @Sendable () -> Void) {
+        DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+    }
+
+    static func asyncAfter(seconds: Double, _ body: @escaping @MainActor @Sendable () -> Void) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { MainActor.assumeIsolated(body) }
+    }
+}

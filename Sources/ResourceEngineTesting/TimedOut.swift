@@ -1,0 +1,71 @@
+import Dispatch
+import ResourceEngine
+
+/// Thrown when something a test awaited did not happen within its time limit.
+///
+/// Every wait in the test suites is bounded, so a broken hook fails one test instead of hanging CI.
+public struct TimedOut: Error, CustomStringConvertible {
+    public let what: String
+    public let seconds: Double
+    public var description: String { "timed out after \(seconds) s waiting for \(what)" }
+}
+
+/// The default limit for awaited test events: generous, only ever reached by a bug.
+public let defaultTestTimeout: Double = 10
+
+/// Registers a callback and awaits its first call, failing with `TimedOut` after `timeout` seconds.
+@MainActor
+public func awaitCallback<T: Sendable>(
+    _ what: String, timeout: Double = defaultTestTimeout,
+    register: (@escaping @MainActor (T) -> Void) -> Void
+) async throws -> T {
+    let once = Once()
+    return try await withCheckedThrowingContinuation { continuation in
+        register { value in
+            if once.claim() { continuation.resume(returning: value) }
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
+            MainActor.assumeIsolated {
+                if once.claim() { continuation.resume(throwing: TimedOut(what: what, seconds: timeout)) }
+            }
+        }
+    }
+}
+
+@MainActor
+private final class Once {
+    private var claimed = false
+    func claim() -> Bool {
+        defer { claimed = true }
+        return !claimed
+    }
+}
+
+extension Request {
+    /// The outcome, failing with `TimedOut` if the request does not complete in time.
+    @MainActor
+    public func awaitResult(timeout: Double = defaultTestTimeout) async throws -> Response {
+        try await awaitResponseInfo(timeout: timeout).response
+    }
+
+    /// The outcome with `isNew`, failing with `TimedOut` if the request does not complete in time.
+    @MainActor
+    public func awaitResponseInfo(timeout: Double = defaultTestTimeout) async throws -> ResponseInfo {
+        try await awaitCallback("completion of \(requestDescription)", timeout: timeout) { done in
+            onCompletion(done)
+        }
+    }
+}
+
+/// Lets every block already queued on the main queue run, then returns.
+///
+/// Use after an action whose effects are delivered asynchronously on the main queue (hooks of a
+/// completed request, `requestCancelled` after `wipe()`): everything queued before it has run.
+@MainActor
+public func drainMainQueue(turns: Int = 1) async throws {
+    for _ in 0..<turns {
+        let _: Void = try await awaitCallback("a main queue turn") { done in
+            DispatchQueue.main.async { MainActor.assumeIsolated { done(()) } }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// A service over fake networking and a manual clock, as every engine spec starts.
+@MainActor
+struct Harness {
+    static let base = "https://api.example.test/v1/"
+
+    let network = FakeNetworkingProvider()
+    let clock = ManualClock()
+    let service: Service
+
+    init(baseURL: String? = Harness.base) {
+        service = Service(baseURL: baseURL, networking: network, clock: clock)
+    }
+
+    /// The resource most specs use.
+    var resource: Resource { service.resource("/a/b") }
+
+    /// Stubs GET `resource` with a text body.
+    func stubText(_ resource: Resource, _ text: String, status: Int = 200, headers: [String: String] = [:]) {
+        network.stub(.get, resource.url.absoluteString, .text(text, status: status, headers: headers))
+    }
+}
+
+extension Response {
+    /// The entity of a success, for assertions.
+    var entity: Entity? {
+        if case .success(let entity) = self { entity } else { nil }
+    }
+
+    /// The error of a failure, for assertions.
+    var error: RequestError? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+extension Entity {
+    /// Raw content as UTF-8 text (content is still `Data` while no pipeline is configured).
+    var bodyText: String? {
+        (content as? Data).flatMap { String(data: $0, encoding: .utf8) } ?? (content as? String)
+    }
+}
+
+/// An object to own observers in tests.
+final class Owner {}
