@@ -1,0 +1,476 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+@MainActor
+@Suite struct ResourceStateTests {
+    let h = Harness()
+
+    @Test func startsInABlankState() {
+        let resource = h.resource
+        #expect(resource.latestData == nil)
+        #expect(resource.latestError == nil)
+        #expect(!resource.isLoading)
+        #expect(!resource.isRequesting)
+        #expect(resource.loadRequests.isEmpty)
+        #expect(resource.timestamp == 0)
+        #expect(!resource.isUpToDate)
+    }
+
+    @Test func loadStoresDataHeadersAndTimestamp() async throws {
+        h.stubText(h.resource, "eep eep", headers: ["X-Custom": "yes", "ETag": "\"v1\""])
+        _ = try await h.resource.load().awaitResult()
+        let data = try #require(h.resource.latestData)
+        #expect(data.bodyText == "eep eep")
+        #expect(data.contentType == "text/plain")
+        #expect(data.header(forKey: "x-CUSTOM") == "yes")
+        #expect(data.etag == "\"v1\"")
+        #expect(data.timestamp == h.clock.now)
+        #expect(h.resource.timestamp == h.clock.now)
+        #expect(h.resource.latestError == nil)
+    }
+
+    @Test func defaultsContentTypeToRawBinary() async throws {
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 200, body: Data([1, 2, 3])))
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestData?.contentType == "application/octet-stream")
+        #expect(h.resource.latestData?.content as? Data == Data([1, 2, 3]))
+    }
+
+    @Test func emptyBodyIsEmptyData() async throws {
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 204))
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestData?.content as? Data == Data())
+    }
+
+    @Test func marksThatTheResourceIsLoadingUntilTheResponseArrives() async throws {
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let request = h.resource.load()
+        #expect(h.resource.isLoading)
+        #expect(h.resource.isRequesting)
+        #expect(h.resource.loadRequests.count == 1)
+        h.network.releaseAll()
+        _ = try await request.awaitResult()
+        #expect(!h.resource.isLoading)
+        #expect(!h.resource.isRequesting)
+    }
+
+    @Test func requestDoesNotUpdateTheResourceState() async throws {
+        h.network.stub(.post, h.resource.url.absoluteString, .text("posted"))
+        let request = h.resource.request(.post, text: "hi")
+        #expect(h.resource.isRequesting)
+        #expect(!h.resource.isLoading)
+        _ = try await request.awaitResult()
+        #expect(h.resource.latestData == nil)
+        #expect(!h.resource.isRequesting)
+    }
+
+    @Test func tracksConcurrentRequests() async throws {
+        h.stubText(h.resource, "x")
+        h.network.stub(.put, h.resource.url.absoluteString, .text("put"))
+        h.network.holdsResponses = true
+        let load1 = h.resource.load()
+        let load2 = h.resource.load()
+        let put = h.resource.request(.put)
+        #expect(h.resource.loadRequests.count == 2)
+        #expect(h.resource.allRequests.count == 3)
+        h.network.releaseFirst()
+        _ = try await load1.awaitResult()
+        #expect(h.resource.isLoading)
+        #expect(h.resource.loadRequests.count == 1)
+        h.network.releaseAll()
+        _ = try await load2.awaitResult()
+        _ = try await put.awaitResult()
+        #expect(!h.resource.isLoading)
+        #expect(!h.resource.isRequesting)
+    }
+
+    // MARK: ETag and 304
+
+    @Test func sendsTheEtagWithSubsequentRequests() async throws {
+        h.stubText(h.resource, "v1", headers: ["ETag": "\"abc\""])
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.network.receivedRequests[0].value(forHTTPHeaderField: "If-None-Match") == nil)
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.network.receivedRequests[1].value(forHTTPHeaderField: "If-None-Match") == "\"abc\"")
+    }
+
+    @Test func plainRequestNeverSendsIfNoneMatch() async throws {
+        h.stubText(h.resource, "v1", headers: ["ETag": "\"abc\""])
+        _ = try await h.resource.load().awaitResult()
+        _ = try await h.resource.request(.get).awaitResult()
+        #expect(h.network.receivedRequests[1].value(forHTTPHeaderField: "If-None-Match") == nil)
+    }
+
+    @Test func handlesSubsequent304ByKeepingExistingData() async throws {
+        h.stubText(h.resource, "original", headers: ["ETag": "\"abc\""])
+        _ = try await h.resource.load().awaitResult()
+        let firstTimestamp = h.resource.timestamp
+
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 304))
+        h.clock.advance(by: 5)
+        let info = try await h.resource.load().awaitResponseInfo()
+        #expect(!info.isNew)
+        #expect(info.response.entity?.bodyText == "original")
+        #expect(h.resource.latestData?.bodyText == "original")
+        #expect(h.resource.timestamp == firstTimestamp + 5)
+    }
+
+    @Test func a304ClearsThePreviousError() async throws {
+        h.stubText(h.resource, "original", headers: ["ETag": "\"abc\""])
+        _ = try await h.resource.load().awaitResult()
+        h.stubText(h.resource, "boom", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestError != nil)
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 304))
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestError == nil)
+        #expect(h.resource.latestData?.bodyText == "original")
+    }
+
+    @Test func a304WithNoLocalDataIsAnError() async throws {
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 304))
+        let response = try await h.resource.load().awaitResult()
+        let error = try #require(response.error)
+        #expect(error.userMessage == "No data available")
+        #expect(error.cause is RequestError.Cause.NoLocalDataFor304)
+        #expect(h.resource.latestError?.userMessage == "No data available")
+    }
+
+    // MARK: Errors
+
+    @Test(arguments: Array(400...410) + Array(500...505))
+    func treatsHTTPStatusAsAnError(statusCode: Int) async throws {
+        h.stubText(h.resource, "body of \(statusCode)", status: statusCode)
+        let response = try await h.resource.load().awaitResult()
+        let error = try #require(response.error)
+        #expect(error.httpStatusCode == statusCode)
+        #expect(error.userMessage == HTTPStatus.reasonPhrase(for: statusCode))
+        #expect(error.entity?.bodyText == "body of \(statusCode)")
+        #expect(h.resource.latestError?.httpStatusCode == statusCode)
+        #expect(h.resource.latestData == nil)
+    }
+
+    @Test func generatesErrorMessagesFromHTTPStatusCodes() async throws {
+        h.stubText(h.resource, "", status: 404)
+        let error = try #require(try await h.resource.load().awaitResult().error)
+        #expect(error.userMessage == "Not Found")
+        #expect(error.entity == nil)
+        h.stubText(h.resource, "", status: 503)
+        #expect(try await h.resource.load().awaitResult().error?.userMessage == "Service Unavailable")
+    }
+
+    @Test func transportErrorsGetScreenMessages() async throws {
+        h.network.stub(.get, h.resource.url.absoluteString, .failure(URLError(.cannotConnectToHost)))
+        let error = try #require(try await h.resource.load().awaitResult().error)
+        #expect(error.userMessage == "Could not connect to the server")
+        #expect(error.httpStatusCode == nil)
+        #expect((error.cause as? URLError)?.code == .cannotConnectToHost)
+    }
+
+    @Test func preservesLastValidDataAfterError() async throws {
+        h.stubText(h.resource, "good")
+        _ = try await h.resource.load().awaitResult()
+        h.stubText(h.resource, "bad", status: 500)
+        h.clock.advance(by: 3)
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestData?.bodyText == "good")
+        #expect(h.resource.latestError?.httpStatusCode == 500)
+        #expect(h.resource.latestError?.timestamp == h.clock.now)
+        #expect(h.resource.timestamp == h.clock.now)
+    }
+
+    @Test func successClearsTheError() async throws {
+        h.stubText(h.resource, "bad", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        h.stubText(h.resource, "good")
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestError == nil)
+        #expect(h.resource.latestData?.bodyText == "good")
+    }
+
+    @Test func leavesEverythingUnchangedAfterACancelledRequest() async throws {
+        h.stubText(h.resource, "first")
+        _ = try await h.resource.load().awaitResult()
+        let before = h.resource.latestData?.timestamp
+        h.stubText(h.resource, "second")
+        h.network.holdsResponses = true
+        let request = h.resource.load()
+        request.cancel()
+        let response = try await request.awaitResult()
+        #expect(response.isCancellation)
+        h.network.releaseAll()
+        try await drainMainQueue(turns: 3)
+        #expect(h.resource.latestData?.bodyText == "first")
+        #expect(h.resource.latestData?.timestamp == before)
+        #expect(h.resource.latestError == nil)
+        #expect(!h.resource.isLoading)
+    }
+
+    @Test func recordsTransferMetricsOfTheLatestLoad() async throws {
+        h.stubText(h.resource, "12345")
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestMetrics?.statusCode == 200)
+        #expect(h.resource.latestMetrics?.bodyBytes == 5)
+        h.stubText(h.resource, "nope", status: 503)
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestMetrics?.statusCode == 503)
+    }
+
+    // MARK: loadIfNeeded
+
+    @Test func loadIfNeededLoadsWhenThereIsNoData() async throws {
+        h.stubText(h.resource, "x")
+        let request = try #require(h.resource.loadIfNeeded())
+        _ = try await request.awaitResult()
+        #expect(h.network.receivedRequests.count == 1)
+    }
+
+    @Test func loadIfNeededReturnsTheExistingRequestIfOneIsInProgress() {
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let first = h.resource.load()
+        #expect(h.resource.loadIfNeeded() === first)
+        h.resource.invalidate()
+        #expect(h.resource.loadIfNeeded() === first)
+        #expect(h.network.receivedRequests.count == 1)
+    }
+
+    @Test func loadIfNeededInitiatesANewRequestIfANonLoadRequestIsInProgress() {
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let put = h.resource.request(.put)
+        let load = h.resource.loadIfNeeded()
+        #expect(load != nil)
+        #expect(load !== put)
+        #expect(h.network.receivedRequests.count == 2)
+    }
+
+    @Test func doesNotLoadAgainSoonButLoadsAgainLater() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 10)
+        #expect(h.resource.loadIfNeeded() == nil)
+        h.clock.advance(by: 20)
+        #expect(h.resource.loadIfNeeded() == nil, "exactly at expirationTime is still fresh")
+        h.clock.advance(by: 0.001)
+        let request = try #require(h.resource.loadIfNeeded())
+        _ = try await request.awaitResult()
+        #expect(h.network.receivedRequests.count == 2)
+    }
+
+    @Test func respectsCustomExpirationTime() async throws {
+        h.service.configure("**") { $0.expirationTime = 1 }
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 2)
+        #expect(h.resource.loadIfNeeded() != nil)
+    }
+
+    @Test func doesNotRetrySoonButRetriesLater() async throws {
+        h.stubText(h.resource, "x", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 0.5)
+        #expect(h.resource.loadIfNeeded() == nil)
+        h.clock.advance(by: 1)
+        #expect(h.resource.loadIfNeeded() != nil)
+    }
+
+    @Test func respectsCustomRetryTime() async throws {
+        h.service.configure("**") { $0.retryTime = 10 }
+        h.stubText(h.resource, "x", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 5)
+        #expect(h.resource.loadIfNeeded() == nil)
+        h.clock.advance(by: 6)
+        #expect(h.resource.loadIfNeeded() != nil)
+    }
+
+    @Test func retryWindowAppliesWhenDataIsOlderThanTheError() async throws {
+        h.stubText(h.resource, "good")
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 40)
+        h.stubText(h.resource, "bad", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 0.5)
+        #expect(h.resource.loadIfNeeded() == nil, "error is within retryTime")
+        h.clock.advance(by: 1)
+        #expect(h.resource.loadIfNeeded() != nil)
+    }
+
+    @Test func expirationAndRetryComeOnlyFromGETConfiguration() async throws {
+        h.service.configure("**", requestMethods: [.post]) { $0.expirationTime = 0 }
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 1)
+        #expect(h.resource.loadIfNeeded() == nil)
+    }
+
+    // MARK: invalidate
+
+    @Test func invalidateOnlyAffectsLoadIfNeededOnceIfItSucceeds() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        let request = try #require(h.resource.loadIfNeeded())
+        _ = try await request.awaitResult()
+        #expect(h.resource.loadIfNeeded() == nil)
+    }
+
+    @Test func invalidateOnlyAffectsLoadIfNeededOnceIfItFails() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        h.stubText(h.resource, "x", status: 500)
+        _ = try await #require(h.resource.loadIfNeeded()).awaitResult()
+        #expect(h.resource.loadIfNeeded() == nil)
+    }
+
+    @Test func invalidateIsClearedByAnExplicitLoad() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.loadIfNeeded() == nil)
+    }
+
+    @Test func invalidateIsClearedByALocalOverride() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        h.resource.overrideLocalContent(with: "local")
+        #expect(h.resource.loadIfNeeded() == nil)
+    }
+
+    @Test func invalidateStillAffectsTheNextLoadIfNeededIfLoadCancelled() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        h.network.holdsResponses = true
+        let request = try #require(h.resource.loadIfNeeded())
+        request.cancel()
+        _ = try await request.awaitResult()
+        try await drainMainQueue()
+        #expect(h.resource.loadIfNeeded() != nil)
+    }
+
+    @Test func invalidateLeavesDataAndErrorAlone() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.resource.invalidate()
+        #expect(h.resource.latestData?.bodyText == "x")
+        #expect(!h.resource.isUpToDate)
+    }
+
+    // MARK: Local changes
+
+    @Test func overrideLocalDataReplacesDataAndClearsError() async throws {
+        h.stubText(h.resource, "bad", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        h.resource.overrideLocalData(with: Entity(content: "local", contentType: "text/plain", timestamp: h.clock.now))
+        #expect(h.resource.latestData?.content as? String == "local")
+        #expect(h.resource.latestError == nil)
+        #expect(h.resource.text == "local")
+    }
+
+    @Test func overrideLocalContentKeepsHeaders() async throws {
+        h.stubText(h.resource, "original", headers: ["X-Thing": "kept"])
+        _ = try await h.resource.load().awaitResult()
+        h.clock.advance(by: 7)
+        h.resource.overrideLocalContent(with: "replaced")
+        #expect(h.resource.latestData?.header(forKey: "x-thing") == "kept")
+        #expect(h.resource.latestData?.contentType == "text/plain")
+        #expect(h.resource.text == "replaced")
+        #expect(h.resource.timestamp == h.clock.now)
+    }
+
+    @Test func wipeClearsDataAndErrorAndCancelsRequests() async throws {
+        h.stubText(h.resource, "x")
+        _ = try await h.resource.load().awaitResult()
+        h.network.holdsResponses = true
+        let load = h.resource.load()
+        let post = h.resource.request(.post)
+        h.resource.wipe()
+        #expect(h.resource.latestData == nil)
+        #expect(h.resource.latestError == nil)
+        #expect(try await load.awaitResult().isCancellation)
+        #expect(try await post.awaitResult().isCancellation)
+        #expect(!h.resource.isLoading)
+        #expect(!h.resource.isRequesting)
+    }
+
+    @Test func wipeCancelsRequestsAttachedWithLoadUsingEvenFromAnotherResource() async throws {
+        let other = h.service.resource("/other")
+        h.network.stub(.post, other.url.absoluteString, .text("from other"))
+        h.network.holdsResponses = true
+        let foreign = other.request(.post)
+        h.resource.load(using: foreign)
+        #expect(h.resource.loadRequests.count == 1)
+        #expect(h.resource.allRequests.isEmpty)
+        h.resource.wipe()
+        #expect(try await foreign.awaitResult().isCancellation)
+    }
+
+    @Test func loadUsingAnotherRequestUpdatesThisResource() async throws {
+        let search = h.service.resource("/search")
+        h.network.stub(.post, search.url.absoluteString, .text("results"))
+        let request = h.resource.load(using: search.request(.post, text: "q"))
+        _ = try await request.awaitResult()
+        #expect(h.resource.latestData?.bodyText == "results")
+        #expect(search.latestData == nil)
+    }
+
+    @Test func cancelLoadIfUnobservedCancelsOnlyWithoutObservers() async throws {
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let owner = Owner()
+        h.resource.addObserver(owner: owner) { _, _ in }
+        let load = h.resource.load()
+        h.resource.cancelLoadIfUnobserved()
+        #expect(!load.isCompleted)
+        h.resource.removeObservers(ownedBy: owner)
+        h.resource.cancelLoadIfUnobserved()
+        #expect(try await load.awaitResult().isCancellation)
+    }
+
+    @Test func cancelsLoadIfResourceLosesItsObserversDuringDelay() async throws {
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let owner = Owner()
+        h.resource.addObserver(owner: owner) { _, _ in }
+        let load = h.resource.load()
+        let _: Void = try await awaitCallback("delayed cancel") { done in
+            h.resource.cancelLoadIfUnobserved(afterDelay: 0) { done(()) }
+            h.resource.removeObservers(ownedBy: owner)
+        }
+        #expect(load.isCompleted)
+        #expect(try await load.awaitResult().isCancellation)
+    }
+
+    @Test func typedAccessorsDefaultWhenContentHasAnotherType() async throws {
+        h.stubText(h.resource, "raw")
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.text == "")
+        #expect(h.resource.jsonDict.isEmpty)
+        #expect(h.resource.jsonArray.isEmpty)
+        #expect((h.resource.typedContent() as Data?) == Data("raw".utf8))
+        #expect(h.resource.typedContent(ifNone: 42) == 42)
+    }
+
+    @Test func debugDescriptionShowsFlags() async throws {
+        #expect(h.resource.description == "Resource(…/a/b)")
+        h.stubText(h.resource, "x")
+        h.network.holdsResponses = true
+        let request = h.resource.load()
+        #expect(h.resource.description == "Resource(…/a/b)[L]")
+        h.network.releaseAll()
+        _ = try await request.awaitResult()
+        #expect(h.resource.description == "Resource(…/a/b)[D]")
+        h.network.holdsResponses = false
+        h.stubText(h.resource, "x", status: 500)
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.description == "Resource(…/a/b)[DE]")
+    }
+}
