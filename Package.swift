@@ -20,7 +20,11 @@ let package = Package(
         .target(name: "ResourceEngine", swiftSettings: strict),
         .target(
             name: "ResourceEngineTesting",
-            dependencies: ["ResourceEngine", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "ResourceEngine",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -91,7 +91,15 @@ public struct RequestError: Error, Sendable {
             case .cancelled: return "Request cancelled"
             case .unsupportedURL, .badURL: return "Unsupported URL"
             case .dataLengthExceedsMaximum: return "Response too large"
-            default: break
+            default:
+                // libcurl failures without a URLError code of their own carry libcurl's text.
+                let detail = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
+                if detail.contains("transfer closed") || detail.contains("Recv failure")
+                    || detail.contains("Connection reset")
+                {
+                    return "The server closed the connection before the response was complete"
+                }
+                if !detail.isEmpty { return "Network error: \(detail)" }
             }
         }
         if let cause = error as? any CauseMessage {

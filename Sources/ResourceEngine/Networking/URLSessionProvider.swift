@@ -42,10 +42,14 @@ public final class URLSessionProvider: NetworkingProvider {
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
     ) -> any RequestNetworking {
-        let task = session.dataTask(with: request)
+        let timeout = request.timeoutInterval
+        // swift-corelibs-foundation hands libcurl whole seconds (0.3 s becomes "time out now"), so
+        // URLSession gets a rounded-up limit and our own deadline below decides.
+        var sessionRequest = request
+        if timeout > 0, timeout.isFinite { sessionRequest.timeoutInterval = timeout.rounded(.up) + 1 }
+        let task = session.dataTask(with: sessionRequest)
         let id = task.taskIdentifier
         registry.begin(id, progress: progress, completion: completion)
-        let timeout = request.timeoutInterval
         if timeout > 0, timeout.isFinite {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [registry] in
                 if registry.fail(id, with: URLError(.timedOut)) { task.cancel() }

@@ -1,0 +1,207 @@
+import FlyingFox
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// The real networking provider against a real HTTP server on 127.0.0.1.
+@MainActor
+@Suite(.serialized) struct URLSessionIntegrationTests {
+    private func withServer(
+        maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes,
+        routes: @Sendable (HTTPServer) async -> Void,
+        _ body: @MainActor (LocalTestServer, Service) async throws -> Void
+    ) async throws {
+        let server = try await LocalTestServer.start(routes: routes)
+        let service = Service(baseURL: server.baseURL, networking: URLSessionProvider(maxResponseBytes: maxResponseBytes))
+        do {
+            try await body(server, service)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func loadsABodyWithItsHeaders() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /health") { _ in
+                HTTPResponse(
+                    statusCode: .ok, headers: [.contentType: "application/json", HTTPHeader("X-Version"): "1.4.2"],
+                    body: Data(#"{"status":"UP"}"#.utf8))
+            }
+        }) { _, service in
+            let resource = service.resource("/health")
+            _ = try await resource.load().awaitResult()
+            let data = try #require(resource.latestData)
+            #expect(data.bodyText == #"{"status":"UP"}"#)
+            #expect(data.contentType == "application/json")
+            #expect(data.header(forKey: "x-version") == "1.4.2")
+            #expect(resource.latestMetrics?.statusCode == 200)
+            #expect((resource.latestMetrics?.latency ?? -1) >= 0)
+        }
+    }
+
+    @Test(arguments: [(404, "Not Found"), (500, "Internal Server Error"), (503, "Service Unavailable")])
+    func httpErrorsCarryStatusMessageAndBody(status: Int, message: String) async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /fail") { _ in
+                HTTPResponse(
+                    statusCode: HTTPStatusCode(status, phrase: "x"), headers: [.contentType: "application/json"],
+                    body: Data(#"{"message":"gateway down"}"#.utf8))
+            }
+        }) { _, service in
+            let resource = service.resource("/fail")
+            _ = try await resource.load().awaitResult()
+            let error = try #require(resource.latestError)
+            #expect(error.httpStatusCode == status)
+            #expect(error.userMessage == message)
+            #expect(error.entity?.bodyText == #"{"message":"gateway down"}"#)
+            #expect(error.entity?.contentType == "application/json")
+        }
+    }
+
+    @Test func etagRoundTripKeepsDataOn304() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /orders") { request in
+                if request.headers[HTTPHeader("If-None-Match")] == "\"v7\"" {
+                    return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): "\"v7\""]))
+                }
+                return HTTPResponse(
+                    statusCode: .ok, headers: [HTTPHeader("ETag"): "\"v7\"", .contentType: "text/plain"],
+                    body: Data("orders v7".utf8))
+            }
+        }) { _, service in
+            let resource = service.resource("/orders")
+            let observer = RecordingObserver()
+            resource.addObserver(observer)
+            _ = try await resource.load().awaitResult()
+            let info = try await resource.load().awaitResponseInfo()
+            #expect(!info.isNew)
+            #expect(resource.latestData?.bodyText == "orders v7")
+            #expect(observer.events == ["observerAdded", "requested", "newData(network)", "requested", "notModified"])
+        }
+    }
+
+    @Test func sendsConfiguredHeadersAndJSONBodies() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("POST /search") { request in
+                let auth = request.headers[.authorization] ?? "none"
+                let body = String(data: try await request.bodyData, encoding: .utf8) ?? ""
+                return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/plain"], body: Data("\(auth)|\(body)".utf8))
+            }
+        }) { _, service in
+            service.configure("**") { $0.headers["Authorization"] = "Bearer s3cret" }
+            let resource = service.resource("/search")
+            let response = try await resource.request(.post, json: ["query": "status:failed"]).awaitResult()
+            #expect(response.entity?.bodyText == #"Bearer s3cret|{"query":"status:failed"}"#)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /hang") { _ in
+                try await Task.sleep(for: .seconds(30))
+                return HTTPResponse(statusCode: .ok)
+            }
+        }) { _, service in
+            service.configure("**") { $0.timeout = 0.3 }
+            let resource = service.resource("/hang")
+            let start = Date()
+            _ = try await resource.load().awaitResult()
+            #expect(Date().timeIntervalSince(start) >= 0.3, "the deadline must not fire early")
+            #expect(resource.latestError?.userMessage == "The request timed out")
+            #expect((resource.latestError?.cause as? URLError)?.code == .timedOut)
+        }
+    }
+
+    @Test func aSlowDripStillTimesOutAsAWhole() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /drip") { _ in
+                ScriptedBody(Array(repeating: [.bytes(Data("x".utf8)), .pause(.milliseconds(200))], count: 40).flatMap { $0 })
+                    .response(declaredLength: 40)
+            }
+        }) { _, service in
+            service.configure("**") { $0.timeout = 1.5 }
+            let resource = service.resource("/drip")
+            let start = Date()
+            _ = try await resource.load().awaitResult()
+            #expect(Date().timeIntervalSince(start) >= 1.5, "the deadline must not fire early")
+            #expect(resource.latestError?.userMessage == "The request timed out")
+        }
+    }
+
+    @Test func connectionRefused() async throws {
+        let server = try await LocalTestServer.start { _ in }
+        let base = server.baseURL
+        await server.stop()
+        let service = Service(baseURL: base, networking: URLSessionProvider())
+        let resource = service.resource("/anything")
+        _ = try await resource.load().awaitResult()
+        let error = try #require(resource.latestError)
+        #expect(error.userMessage == "Could not connect to the server")
+        #expect(error.httpStatusCode == nil)
+    }
+
+    @Test func aServerThatClosesTheConnectionMidBody() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /cut") { _ in
+                ScriptedBody([.bytes(Data("partial".utf8)), .fail]).response(declaredLength: 1000)
+            }
+        }) { _, service in
+            let resource = service.resource("/cut")
+            _ = try await resource.load().awaitResult()
+            let error = try #require(resource.latestError)
+            #expect(resource.latestData == nil)
+            #expect(error.userMessage == "The server closed the connection before the response was complete")
+        }
+    }
+
+    @Test func bodiesOverTheCapFailWithAClearMessage() async throws {
+        try await withServer(maxResponseBytes: 1024, routes: { server in
+            await server.appendRoute("GET /declared") { _ in
+                HTTPResponse(statusCode: .ok, body: Data(repeating: 65, count: 5000))
+            }
+            await server.appendRoute("GET /chunked") { _ in
+                ScriptedBody(Array(repeating: .bytes(Data(repeating: 66, count: 500)), count: 10)).response()
+            }
+        }) { _, service in
+            for path in ["/declared", "/chunked"] {
+                let resource = service.resource(path)
+                _ = try await resource.load().awaitResult()
+                let error = try #require(resource.latestError, "\(path)")
+                #expect(error.userMessage == "Response too large (over 1 KiB)", "\(path)")
+                #expect(error.cause is RequestError.Cause.ResponseTooLarge)
+            }
+        }
+    }
+
+    @Test func redirectLoopsFail() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /loop") { _ in
+                HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "/loop"]))
+            }
+        }) { _, service in
+            let resource = service.resource("/loop")
+            _ = try await resource.load().awaitResult()
+            #expect(resource.latestError?.userMessage == "Too many redirects")
+        }
+    }
+
+    @Test func cancellingARealLoadLeavesStateUnchanged() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /slow") { _ in
+                try await Task.sleep(for: .seconds(30))
+                return HTTPResponse(statusCode: .ok)
+            }
+        }) { _, service in
+            let resource = service.resource("/slow")
+            let request = resource.load()
+            request.cancel()
+            let response = try await request.awaitResult()
+            #expect(response.isCancellation)
+            #expect(resource.latestError == nil)
+            #expect(!resource.isLoading)
+        }
+    }
+}
