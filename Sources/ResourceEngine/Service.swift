@@ -29,26 +29,35 @@ public final class Service {
     ///
     /// - Parameters:
     ///   - baseURL: the root of the API; a trailing `/` is added to its path. Invalid → nil.
+    ///   - standardTransformers: parsers registered at the `parsing` stage for every URL.
     ///   - networking: the transport; a `URLSessionProvider` by default.
     ///   - clock: the source of "now"; the system clock by default.
     public init(
         baseURL: String? = nil,
+        standardTransformers: [StandardTransformer] = [.json, .text],
         networking: (any NetworkingProvider)? = nil,
         clock: any EngineClock = SystemClock()
     ) {
         self.baseURL = baseURL.flatMap(URL.init(string:)).flatMap(Service.withTrailingSlash)
         self.networking = networking ?? URLSessionProvider()
         self.clock = clock
+        for standard in standardTransformers {
+            configure(description: "standard \(standard.name) parsing") {
+                $0.pipeline[.parsing].add(standard.transformer, contentTypes: standard.contentTypes)
+            }
+        }
     }
 
     /// Creates a service from a `URL`.
     public convenience init(
         baseURL: URL?,
+        standardTransformers: [StandardTransformer] = [.json, .text],
         networking: (any NetworkingProvider)? = nil,
         clock: any EngineClock = SystemClock()
     ) {
         self.init(
-            baseURL: baseURL?.absoluteString, networking: networking, clock: clock)
+            baseURL: baseURL?.absoluteString, standardTransformers: standardTransformers,
+            networking: networking, clock: clock)
     }
 
     private static func withTrailingSlash(_ url: URL) -> URL? {

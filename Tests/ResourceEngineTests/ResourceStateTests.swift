@@ -450,7 +450,7 @@ import Testing
     }
 
     @Test func typedAccessorsDefaultWhenContentHasAnotherType() async throws {
-        h.stubText(h.resource, "raw")
+        h.network.stub(.get, h.resource.url.absoluteString, .init(status: 200, body: Data("raw".utf8)))
         _ = try await h.resource.load().awaitResult()
         #expect(h.resource.text == "")
         #expect(h.resource.jsonDict.isEmpty)

@@ -57,7 +57,7 @@ import Testing
         let h = Harness()
         h.service.cachedResourceCountLimit = 3
         let kept = h.service.resource("/kept")
-        weak var dropped = h.service.resource("/dropped")
+        weak let dropped = h.service.resource("/dropped")
         _ = h.service.resource("/c")
         _ = h.service.resource("/d")
         #expect(dropped == nil)

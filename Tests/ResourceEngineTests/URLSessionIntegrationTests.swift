@@ -34,7 +34,7 @@ import Testing
             let resource = service.resource("/health")
             _ = try await resource.load().awaitResult()
             let data = try #require(resource.latestData)
-            #expect(data.bodyText == #"{"status":"UP"}"#)
+            #expect(data.json == ["status": "UP"])
             #expect(data.contentType == "application/json")
             #expect(data.header(forKey: "x-version") == "1.4.2")
             #expect(resource.latestMetrics?.statusCode == 200)
@@ -56,7 +56,7 @@ import Testing
             let error = try #require(resource.latestError)
             #expect(error.httpStatusCode == status)
             #expect(error.userMessage == message)
-            #expect(error.entity?.bodyText == #"{"message":"gateway down"}"#)
+            #expect(error.json == ["message": "gateway down"], "the standard JSON parser also parses error bodies")
             #expect(error.entity?.contentType == "application/json")
         }
     }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A parser the service registers for every URL at the `parsing` stage, gated by content type.
+///
+/// `.json` parses `*/json` and `*/*+json` into `JSON`; `.text` decodes `text/*` into `String`
+/// honouring the charset (UTF-8 when none is named). Both also parse error bodies.
+public struct StandardTransformer: Sendable {
+    public let name: String
+    public let contentTypes: [String]
+    public let transformer: any ResponseTransformer
+
+    /// JSON bodies into `JSON`.
+    public static let json = StandardTransformer(
+        name: "json", contentTypes: ["*/json", "*/*+json"], transformer: Parsers.json(transformErrors: true))
+
+    /// Text bodies into `String`.
+    public static let text = StandardTransformer(
+        name: "text", contentTypes: ["text/*"], transformer: Parsers.text(transformErrors: true))
+}
+
+/// The parsers behind the standard transformers, also available by name in pipelines.
+public enum Parsers {
+    /// `Data` → `JSON`. Errors name the position: "Invalid JSON: … at line 3, column 7".
+    public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
+        ResponseContentTransformer(name: "json", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
+            data, _ in
+            do {
+                return try JSONParser.parse(data)
+            } catch let failure as JSONParser.Failure {
+                throw RequestError(userMessage: failure.description, cause: failure)
+            }
+        }
+    }
+
+    /// `Data` → `String` in the entity's charset (UTF-8 if none).
+    public static func text(transformErrors: Bool = false) -> ResponseContentTransformer<Data, String> {
+        ResponseContentTransformer(name: "text", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
+            data, entity in
+            try decodeText(data, charset: entity.charset)
+        }
+    }
+
+    /// Decodes `data` as `charset`, or throws a `RequestError` that says which problem it was.
+    public static func decodeText(_ data: Data, charset: String?) throws -> String {
+        let name = charset ?? "utf-8"
+        guard let encoding = TextEncodingNames.encoding(forIANAName: name) else {
+            let cause = RequestError.Cause.InvalidTextEncoding(encodingName: name)
+            throw RequestError(userMessage: cause.description, cause: cause)
+        }
+        if encoding == .utf8 {
+            guard let text = String(validating: data, as: UTF8.self) else {
+                let cause = RequestError.Cause.UndecodableText(encodingName: name)
+                throw RequestError(userMessage: cause.description, cause: cause)
+            }
+            return text
+        }
+        guard let text = String(data: data, encoding: encoding) else {
+            let cause = RequestError.Cause.UndecodableText(encodingName: name)
+            throw RequestError(userMessage: cause.description, cause: cause)
+        }
+        return text
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The built-in content transformers that pipelines (and the config file) name.
+///
+/// Each factory validates its argument up front and throws a `TransformerError` that says what is
+/// wrong (an invalid regex, a bad path), so a config file fails at load time, not per response.
+/// Text-shaped steps accept `String`, a JSON string or UTF-8 `Data`; JSON-shaped steps need `JSON`.
+/// Results are `JSON` so steps compose: `lines` then `count`, `select` then `sort` then `limit`.
+public enum Transformers {
+    /// Why a built-in transformer could not be built or failed on a response.
+    public struct TransformerError: Error, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// `select: PATH` — the value at a JSON path (`items[0].name`, `items[*].id`).
+    public static func select(_ path: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<JSON, JSON> {
+        let parsed: JSONPath
+        do { parsed = try JSONPath(path) } catch { throw TransformerError(message: "select: \(error)") }
+        return ResponseContentTransformer(name: "select \(path)", transformErrors: transformErrors) { json, _ in
+            do { return try parsed.evaluate(json) } catch { throw TransformerError(message: "select \(error)") }
+        }
+    }
+
+    /// `lines` — text split into lines (blank trailing line dropped), as a JSON array of strings.
+    public static func lines(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
+        ResponseContentTransformer(name: "lines", transformErrors: transformErrors) { content, _ in
+            let text = try textContent(content, for: "lines")
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+            }
+            if lines.last == "" { lines.removeLast() }
+            return .array(lines.map(JSON.string))
+        }
+    }
+
+    /// `regex: PATTERN` — the first match: the whole match if the pattern has no group, the group
+    /// if it has one, an array of the groups if it has several.
+    public static func regex(_ pattern: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<any Sendable, JSON> {
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        } catch {
+            throw TransformerError(message: "regex: invalid pattern \"\(pattern)\"")
+        }
+        return ResponseContentTransformer(name: "regex \(pattern)", transformErrors: transformErrors) { content, _ in
+            let text = try textContent(content, for: "regex")
+            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
+                throw TransformerError(message: "regex \"\(pattern)\" did not match")
+            }
+            func group(_ i: Int) -> JSON {
+                guard let range = Range(match.range(at: i), in: text) else { return .null }
+                return .string(String(text[range]))
+            }
+            switch regex.numberOfCaptureGroups {
+            case 0: return group(0)
+            case 1: return group(1)
+            default: return .array((1...regex.numberOfCaptureGroups).map(group))
+            }
+        }
+    }
+
+    /// `count` — the number of items in an array, or members in an object.
+    public static func count(transformErrors: Bool = false) -> ResponseContentTransformer<JSON, JSON> {
+        ResponseContentTransformer(name: "count", transformErrors: transformErrors) { json, _ in
+            switch json {
+            case .array(let items): return .int(items.count)
+            case .object(let object): return .int(object.count)
+            default: throw TransformerError(message: "count: expected an array or object but found \(json.kindName)")
+            }
+        }
+    }
+
+    /// `limit: N` — the first N items of an array (or members of an object).
+    public static func limit(_ n: Int, transformErrors: Bool = false) throws -> ResponseContentTransformer<JSON, JSON> {
+        guard n >= 0 else { throw TransformerError(message: "limit: expected a number ≥ 0 but got \(n)") }
+        return ResponseContentTransformer(name: "limit \(n)", transformErrors: transformErrors) { json, _ in
+            switch json {
+            case .array(let items): return .array(Array(items.prefix(n)))
+            case .object(let object): return .object(JSONObject(object.members.prefix(n).map { ($0.key, $0.value) }))
+            default: throw TransformerError(message: "limit: expected an array or object but found \(json.kindName)")
+            }
+        }
+    }
+
+    /// `sort: PATH` (or `-PATH` for descending) — an array ordered by the value at PATH in each item.
+    ///
+    /// Numbers sort numerically, strings by Unicode order ignoring case; items missing the value go last.
+    public static func sort(by path: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<JSON, JSON> {
+        let descending = path.hasPrefix("-")
+        let pathText = descending ? String(path.dropFirst()) : path
+        let parsed: JSONPath
+        do { parsed = try JSONPath(pathText) } catch { throw TransformerError(message: "sort: \(error)") }
+        return ResponseContentTransformer(name: "sort \(path)", transformErrors: transformErrors) { json, _ in
+            guard case .array(let items) = json else {
+                throw TransformerError(message: "sort: expected an array but found \(json.kindName)")
+            }
+            let keyed = items.map { (key: parsed.lookup($0), item: $0) }
+            let sorted = keyed.enumerated().sorted { a, b in
+                let order = JSONOrdering.compare(a.element.key, b.element.key)
+                if order == .same { return a.offset < b.offset }
+                if a.element.key == nil || a.element.key?.isNull == true { return false }
+                if b.element.key == nil || b.element.key?.isNull == true { return true }
+                return descending ? order == .after : order == .before
+            }
+            return .array(sorted.map(\.element.item))
+        }
+    }
+
+    /// `base64` — decodes a base64 body (whitespace ignored) into bytes.
+    public static func base64(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, Data> {
+        ResponseContentTransformer(name: "base64", transformErrors: transformErrors) { content, _ in
+            let text = try textContent(content, for: "base64")
+            let compact = text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact) else {
+                throw TransformerError(message: "base64: the body is not valid base64")
+            }
+            return data
+        }
+    }
+
+    /// `json` — parses bytes as JSON regardless of content type.
+    public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
+        Parsers.json(transformErrors: transformErrors)
+    }
+
+    /// `text` — decodes bytes as text regardless of content type.
+    public static func text(transformErrors: Bool = false) -> ResponseContentTransformer<Data, String> {
+        Parsers.text(transformErrors: transformErrors)
+    }
+
+    /// Text from `String`, a JSON string, or UTF-8 bytes; otherwise a type error naming the step.
+    static func textContent(_ content: any Sendable, for step: String) throws -> String {
+        switch content {
+        case let text as String: return text
+        case let json as JSON:
+            if case .string(let text) = json { return text }
+            throw TransformerError(message: "\(step): expected text but found JSON \(json.kindName)")
+        case let data as Data:
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw TransformerError(message: "\(step): the body is not valid UTF-8 text")
+            }
+            return text
+        default:
+            throw TransformerError(message: "\(step): expected text but found \(ContentTypeName.of(content))")
+        }
+    }
+}
+
+/// A total order over optional JSON values for sorting.
+enum JSONOrdering {
+    enum Order { case before, same, after }
+
+    static func compare(_ a: JSON?, _ b: JSON?) -> Order {
+        switch (a, b) {
+        case (nil, nil): return .same
+        case (nil, _): return .after
+        case (_, nil): return .before
+        case let (a?, b?):
+            if let x = a.doubleValue, let y = b.doubleValue { return x < y ? .before : x > y ? .after : .same }
+            if let x = a.stringValue, let y = b.stringValue {
+                let result = x.compare(y, options: [.caseInsensitive, .numeric])
+                return result == .orderedAscending ? .before : result == .orderedDescending ? .after : .same
+            }
+            if let x = a.boolValue, let y = b.boolValue { return x == y ? .same : (!x ? .before : .after) }
+            let ra = rank(a), rb = rank(b)
+            return ra < rb ? .before : ra > rb ? .after : .same
+        }
+    }
+
+    private static func rank(_ json: JSON) -> Int {
+        switch json {
+        case .int, .double: 0
+        case .string: 1
+        case .bool: 2
+        case .array: 3
+        case .object: 4
+        case .null: 5
+        }
+    }
+}
