@@ -13,9 +13,25 @@ public struct StandardTransformer: Sendable {
     public static let json = StandardTransformer(
         name: "json", contentTypes: ["*/json", "*/*+json"], transformer: Parsers.json(transformErrors: true))
 
-    /// Text bodies into `String`.
+    /// Text bodies into `String`. Leaves content alone that the JSON parser already parsed
+    /// (`text/json` matches both).
     public static let text = StandardTransformer(
-        name: "text", contentTypes: ["text/*"], transformer: Parsers.text(transformErrors: true))
+        name: "text", contentTypes: ["text/*"], transformer: UnlessParsedAsJSON(wrapped: Parsers.text(transformErrors: true)))
+}
+
+/// Passes responses through whose content (or error body) is already JSON.
+struct UnlessParsedAsJSON: ResponseTransformer {
+    let wrapped: any ResponseTransformer
+
+    func process(_ response: Response) -> Response {
+        switch response {
+        case .success(let entity) where entity.content is JSON: response
+        case .failure(let error) where error.entity?.content is JSON: response
+        default: wrapped.process(response)
+        }
+    }
+
+    var debugDescription: String { wrapped.debugDescription }
 }
 
 /// The parsers behind the standard transformers, also available by name in pipelines.

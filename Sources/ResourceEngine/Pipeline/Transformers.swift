@@ -26,9 +26,8 @@ public enum Transformers {
     public static func lines(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
         ResponseContentTransformer(name: "lines", transformErrors: transformErrors) { content, _ in
             let text = try textContent(content, for: "lines")
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-            }
+            // "\r\n" is a single Character in Swift, so both separators are named.
+            var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
             if lines.last == "" { lines.removeLast() }
             return .array(lines.map(JSON.string))
         }

@@ -1,0 +1,204 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+@MainActor
+@Suite struct ResponseDataHandlingTests {
+    let h = Harness()
+
+    private func load(_ response: FakeNetworkingProvider.FakeResponse) async throws -> Response {
+        h.network.stub(.get, h.resource.url.absoluteString, response)
+        return try await h.resource.load().awaitResult()
+    }
+
+    private func bytes(_ data: [UInt8], contentType: String, status: Int = 200) -> FakeNetworkingProvider.FakeResponse {
+        .init(status: status, headers: ["Content-Type": contentType], body: Data(data))
+    }
+
+    // MARK: Text
+
+    @Test func decodesTextAsUTF8WhenNoCharsetIsNamed() async throws {
+        _ = try await load(bytes(Array("café ✓".utf8), contentType: "text/plain"))
+        #expect(h.resource.text == "café ✓")
+    }
+
+    @Test func honoursTheCharset() async throws {
+        _ = try await load(bytes([0x63, 0x61, 0x66, 0xE9], contentType: "text/plain; charset=ISO-8859-1"))
+        #expect(h.resource.text == "café")
+        _ = try await load(bytes([0x00, 0x68, 0x00, 0x69], contentType: "text/csv; charset=\"utf-16be\""))
+        #expect(h.resource.text == "hi")
+    }
+
+    @Test func treatsAnUnknownCharsetAsAnError() async throws {
+        let error = try #require(try await load(bytes([0x41], contentType: "text/plain; charset=oops-9")).error)
+        #expect(error.userMessage == #"Unknown text encoding "oops-9""#)
+        #expect(error.cause is RequestError.Cause.InvalidTextEncoding)
+    }
+
+    @Test func invalidUTF8InATextBodyIsAnError() async throws {
+        let error = try #require(try await load(bytes([0x68, 0xFF, 0xFE, 0x69], contentType: "text/plain; charset=utf-8")).error)
+        #expect(error.userMessage == "Response is not valid utf-8 text")
+        #expect(error.cause is RequestError.Cause.UndecodableText)
+        #expect(h.resource.latestData == nil)
+    }
+
+    @Test func transformsTextErrorBodies() async throws {
+        let error = try #require(try await load(.text("gateway exploded", status: 502)).error)
+        #expect(error.userMessage == "Bad Gateway")
+        #expect(error.text == "gateway exploded")
+    }
+
+    // MARK: JSON
+
+    @Test(arguments: ["application/json", "application/foo+json", "foo/json", "application/json; charset=utf-8", "Application/JSON", "text/json"])
+    func parsesJSONContentTypes(contentType: String) async throws {
+        _ = try await load(.text(#"{"b":2,"a":[1,2]}"#, contentType: contentType))
+        #expect(h.resource.json == ["b": 2, "a": [1, 2]])
+        #expect(h.resource.jsonDict.keys == ["b", "a"], "document order is kept")
+    }
+
+    @Test(arguments: ["application/jsonx", "application/json+foo", "text/plain", "json", "application/vnd/json"])
+    func doesNotParseOtherContentTypesAsJSON(contentType: String) async throws {
+        _ = try await load(.text(#"{"a":1}"#, contentType: contentType))
+        #expect(h.resource.json == nil)
+    }
+
+    @Test func acceptsTopLevelScalars() async throws {
+        _ = try await load(.json("42"))
+        #expect(h.resource.json == 42)
+        _ = try await load(.json(#""UP""#))
+        #expect(h.resource.json == "UP")
+    }
+
+    @Test func invalidJSONIsAnErrorThatSaysWhere() async throws {
+        let error = try #require(try await load(.json("{\n  \"a\": 1,\n  \"b\": tru\n}")).error)
+        #expect(error.userMessage == "Invalid JSON: unexpected character 't' at line 3, column 8")
+        #expect(error.cause is JSONParser.Failure)
+        #expect(error.httpStatusCode == nil)
+    }
+
+    @Test func transformsJSONErrorBodies() async throws {
+        let error = try #require(try await load(.json(#"{"message":"no such order"}"#, status: 404)).error)
+        #expect(error.json?["message"] == "no such order")
+        #expect(error.userMessage == "Not Found", "the message is only lifted by errorMessage")
+    }
+
+    @Test func preservesRootErrorIfErrorResponseIsUnparsable() async throws {
+        let error = try #require(try await load(.json("<html>oops</html>", status: 500)).error)
+        #expect(error.userMessage == "Internal Server Error")
+        #expect(error.httpStatusCode == 500)
+        #expect(error.entity?.content is Data)
+    }
+
+    // MARK: Standard transformers
+
+    @Test func canBeSelectivelyDisabledOnServiceCreation() async throws {
+        let network = FakeNetworkingProvider()
+        let service = Service(baseURL: Harness.base, standardTransformers: [.text], networking: network, clock: ManualClock())
+        let resource = service.resource("/x")
+        network.stub(.get, resource.url.absoluteString, .json(#"{"a":1}"#))
+        _ = try await resource.load().awaitResult()
+        #expect(resource.latestData?.content is Data)
+        network.stub(.get, resource.url.absoluteString, .text("t"))
+        _ = try await resource.load().awaitResult()
+        #expect(resource.text == "t")
+    }
+
+    @Test func canBeClearedAndReAddedInConfiguration() async throws {
+        h.service.configure("/a/**") { $0.pipeline[.parsing].removeTransformers() }
+        _ = try await load(.json(#"{"a":1}"#))
+        #expect(h.resource.latestData?.content is Data)
+        h.service.configure("/a/b") { $0.pipeline[.parsing].add(Parsers.json(), contentTypes: ["*/json"]) }
+        _ = try await load(.json(#"{"a":1}"#))
+        #expect(h.resource.json == ["a": 1])
+    }
+
+    @Test func jsonParserReportsAnErrorIfAnotherTransformerAlreadyMadeItAString() async throws {
+        h.service.configure("**") {
+            $0.pipeline[.decoding].add(ResponseContentTransformer<Data, String> { data, _ in String(decoding: data, as: UTF8.self) })
+        }
+        let error = try #require(try await load(.json(#"{"a":1}"#)).error)
+        #expect(error.cause is RequestError.Cause.WrongInputTypeInTransformerPipeline)
+        #expect(error.userMessage == "json expected bytes but got text")
+    }
+
+    // MARK: Content transformers
+
+    @Test func leavesErrorsUntouchedByDefault() async throws {
+        h.service.configureTransformer("**") { (text: String, _) in text.uppercased() }
+        let error = try #require(try await load(.text("quiet", status: 500)).error)
+        #expect(error.text == "quiet")
+    }
+
+    @Test func transformsErrorsWhenAsked() async throws {
+        h.service.configureTransformer("**", transformErrors: true) { (text: String, _) in text.uppercased() }
+        let error = try #require(try await load(.text("loud", status: 500)).error)
+        #expect(error.text == "LOUD")
+    }
+
+    @Test func inputTypeMismatchFailsWithAClearMessage() async throws {
+        h.service.configureTransformer("**", description: "to int") { (json: JSON, _) in json.intValue }
+        let error = try #require(try await load(.text("not json")).error)
+        #expect(error.userMessage == "to int expected JSON but got text")
+        #expect(error.cause is RequestError.Cause.WrongInputTypeInTransformerPipeline)
+    }
+
+    @Test func skipsTheTransformerOnSkip() async throws {
+        h.service.configureTransformer("**", onInputTypeMismatch: .skip) { (json: JSON, _) in json.intValue }
+        _ = try await load(.text("plain"))
+        #expect(h.resource.text == "plain")
+    }
+
+    @Test func skipIfOutputTypeMatchesPassesOnlyTheOutputType() async throws {
+        h.service.configureTransformer("**", onInputTypeMismatch: .skipIfOutputTypeMatches) { (data: Data, _) in
+            String(decoding: data, as: UTF8.self)
+        }
+        _ = try await load(.text("already text"))
+        #expect(h.resource.text == "already text")
+        let error = try #require(try await load(.json("[1]")).error)
+        #expect(error.cause is RequestError.Cause.WrongInputTypeInTransformerPipeline)
+    }
+
+    @Test func canThrowARequestError() async throws {
+        h.service.configureTransformer("**") { (_: String, _) -> String in
+            throw RequestError(userMessage: "custom failure", cause: nil)
+        }
+        #expect(try await load(.text("x")).error?.userMessage == "custom failure")
+    }
+
+    @Test func otherThrownErrorsBecomeRequestErrorsWithTheirDescription() async throws {
+        struct Oops: Error, CustomStringConvertible { var description: String { "oops happened" } }
+        h.service.configureTransformer("**") { (_: String, _) -> String in throw Oops() }
+        let error = try #require(try await load(.text("x")).error)
+        #expect(error.userMessage == "oops happened")
+        #expect(error.cause is Oops)
+    }
+
+    @Test func canReturnNilToSignalFailure() async throws {
+        h.service.configureTransformer("**", description: "maybe") { (_: String, _) -> String? in nil }
+        let error = try #require(try await load(.text("x")).error)
+        #expect(error.cause is RequestError.Cause.TransformerReturnedNil)
+        #expect(error.userMessage == "maybe produced no value")
+    }
+
+    @Test func contentTypeGatingIgnoresParametersAndCase() {
+        let matcher = ContentTypeMatcher(["*/json", "*/*+json", "text/*"])
+        #expect(matcher.matches("application/json"))
+        #expect(matcher.matches("APPLICATION/JSON ; charset=utf-8"))
+        #expect(matcher.matches("application/problem+json"))
+        #expect(matcher.matches("text/csv"))
+        #expect(!matcher.matches("application/xml"))
+        #expect(!matcher.matches("text/"))
+        #expect(!matcher.matches("xtext/plain"))
+        #expect(!matcher.matches("application/json-seq"))
+    }
+
+    @Test func gatedTransformersRunOnlyForMatchingContentTypes() async throws {
+        h.service.configure("**") { $0.pipeline[.model].add(Appender(marker: "!"), contentTypes: ["text/csv"]) }
+        _ = try await load(.text("a,b", contentType: "text/csv"))
+        #expect(h.resource.text == "a,b!")
+        _ = try await load(.text("plain"))
+        #expect(h.resource.text == "plain")
+    }
+}
