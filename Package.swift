@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
@@ -27,6 +28,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "TerminalUI", swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(
             name: "ResourceEngineTests",
             dependencies: [

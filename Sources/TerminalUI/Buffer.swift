@@ -1,0 +1,138 @@
+/// A screen (or part of one) as a grid of cells: what widgets draw into and the diff compares.
+///
+/// Text is written with `setString`, which sanitises it and lays out wide graphemes, so nothing in
+/// a buffer can be a control sequence. `description` prints the buffer as lines, which is how tests
+/// assert screens: `#expect(buffer.lines == ["┌Title┐", …])`.
+public struct Buffer: Sendable, Equatable, CustomStringConvertible {
+    public private(set) var area: Rect
+    public private(set) var cells: [Cell]
+
+    /// A blank buffer covering `area`.
+    public init(area: Rect) {
+        self.area = area
+        self.cells = Array(repeating: .blank, count: area.area)
+    }
+
+    /// A blank buffer of `width` × `height` at the origin.
+    public init(width: Int, height: Int) {
+        self.init(area: Rect(width: width, height: height))
+    }
+
+    /// A buffer holding `lines` (for expected pictures in tests); its width is the widest line.
+    public init(lines: [String]) {
+        let width = lines.map { DisplayWidth.of($0) }.max() ?? 0
+        self.init(width: width, height: lines.count)
+        for (row, line) in lines.enumerated() { setString(x: 0, y: row, line) }
+    }
+
+    private func index(_ x: Int, _ y: Int) -> Int? {
+        guard area.contains(x: x, y: y) else { return nil }
+        return (y - area.y) * area.width + (x - area.x)
+    }
+
+    /// The cell at (x, y); a blank cell outside the area.
+    public subscript(x: Int, y: Int) -> Cell {
+        get { index(x, y).map { cells[$0] } ?? .blank }
+        set { if let i = index(x, y) { cells[i] = newValue } }
+    }
+
+    /// Writes `text` from (x, y) on one line, sanitised, clipped at `maxWidth` columns and at the
+    /// buffer's edge. Returns the column after the last cell written.
+    @discardableResult
+    public mutating func setString(x: Int, y: Int, _ text: String, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+        guard y >= area.y, y < area.bottom else { return x }
+        let limit = min(area.right, maxWidth.map { x + max(0, $0) } ?? area.right)
+        var column = x
+        for character in Sanitizer.line(text) {
+            let symbol = String(character)
+            let width = DisplayWidth.of(grapheme: symbol)
+            if width == 0 {
+                // A lone zero-width grapheme joins the previous cell so nothing is lost.
+                if column > area.x, let i = index(column - 1, y), !cells[i].isContinuation { cells[i].symbol += symbol }
+                continue
+            }
+            if column + width > limit { break }
+            if column >= area.x {
+                self[column, y] = Cell(symbol, style: style)
+                if width == 2 { self[column + 1, y] = .continuation(style: style) }
+            }
+            column += width
+        }
+        return column
+    }
+
+    /// Sets the style of every cell in `rect`, keeping symbols.
+    public mutating func setStyle(_ style: Style, in rect: Rect) {
+        let r = rect.intersection(area)
+        for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y].style = style } }
+    }
+
+    /// Fills `rect` with `cell`.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        let r = rect.intersection(area)
+        for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y] = cell } }
+    }
+
+    /// Makes every cell blank.
+    public mutating func reset() {
+        for i in cells.indices { cells[i] = .blank }
+    }
+
+    /// Changes the area; contents are reset.
+    public mutating func resize(to newArea: Rect) {
+        area = newArea
+        cells = Array(repeating: .blank, count: newArea.area)
+    }
+
+    /// The text of each row, continuation cells omitted.
+    public var lines: [String] {
+        (0..<area.height).map { row in
+            var line = ""
+            for column in 0..<area.width {
+                line += cells[row * area.width + column].symbol
+            }
+            return line
+        }
+    }
+
+    public var description: String {
+        "Buffer \(area.width)×\(area.height)\n" + lines.map { "\"\($0)\"" }.joined(separator: "\n")
+    }
+
+    /// The cells of `next` that differ from this buffer, wide-glyph aware.
+    ///
+    /// Both buffers must have the same area. A continuation cell is never sent on its own; when a
+    /// wide grapheme is replaced by narrow ones, the cell its second half covered is re-sent.
+    public func diff(to next: Buffer) -> [CellUpdate] {
+        precondition(area == next.area, "diff needs buffers of one size; redraw everything after a resize")
+        var updates: [CellUpdate] = []
+        var toSkip = 0
+        var invalidated = 0
+        for i in next.cells.indices {
+            let current = next.cells[i]
+            let previous = cells[i]
+            if toSkip == 0, current != previous || invalidated > 0 {
+                updates.append(CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: current))
+            }
+            let currentWidth = max(1, current.width)
+            toSkip = current.isContinuation ? max(0, toSkip - 1) : currentWidth - 1
+            let affected = max(currentWidth, max(1, previous.width))
+            invalidated = max(affected, invalidated) - 1
+        }
+        return updates
+    }
+
+    /// Every cell as an update, for a full redraw.
+    public var allCells: [CellUpdate] {
+        cells.indices.compactMap { i in
+            cells[i].isContinuation ? nil : CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: cells[i])
+        }
+    }
+}
+
+/// One cell to draw at a position.
+public struct CellUpdate: Sendable, Equatable {
+    public let x: Int
+    public let y: Int
+    public let cell: Cell
+}

@@ -1,0 +1,48 @@
+/// Draws whole frames to a backend, sending only the cells that changed since the last frame.
+///
+/// Keeps the previous frame; each `draw` renders a fresh buffer, diffs it against the previous
+/// one and hands the backend the difference. A size change or `forceFullRedraw()` clears the
+/// screen and sends every cell.
+@MainActor
+public final class Terminal {
+    public let backend: any Backend
+    private var previous: Buffer
+    private var needsFullRedraw = true
+
+    public init(backend: any Backend) {
+        self.backend = backend
+        let size = backend.size
+        previous = Buffer(width: size.columns, height: size.rows)
+    }
+
+    /// The size frames are rendered at.
+    public var size: Size { backend.size }
+
+    /// Makes the next frame send every cell (after a resume, or when the screen may be garbled).
+    public func forceFullRedraw() {
+        needsFullRedraw = true
+    }
+
+    /// Renders a frame with `render` and sends what changed; returns how many cells were sent.
+    @discardableResult
+    public func draw(_ render: (inout Buffer) -> Void) -> Int {
+        let size = backend.size
+        var next = Buffer(width: size.columns, height: size.rows)
+        render(&next)
+        let updates: [CellUpdate]
+        if needsFullRedraw || previous.area != next.area {
+            backend.clear()
+            updates = next.allCells
+            needsFullRedraw = false
+        } else {
+            updates = previous.diff(to: next)
+        }
+        if !updates.isEmpty { backend.draw(updates) }
+        backend.flush()
+        previous = next
+        return updates.count
+    }
+
+    /// The last frame drawn.
+    public var lastFrame: Buffer { previous }
+}

@@ -1,0 +1,75 @@
+/// How many terminal columns text takes, by grapheme.
+///
+/// East Asian wide and fullwidth characters and emoji take two columns; combining marks and other
+/// zero-width scalars take none. Pure Swift (no `wcwidth`), so widths do not depend on the
+/// process locale and tests can run in parallel.
+public enum DisplayWidth {
+    /// Columns for a whole string.
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of(grapheme: String($1)) }
+    }
+
+    /// Columns for one grapheme cluster.
+    public static func of(grapheme: String) -> Int {
+        var scalars = grapheme.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return 0 }
+        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
+        var width = of(scalar: first)
+        while let next = scalars.next() {
+            if next.value == 0xFE0F, first.properties.isEmoji { width = 2 }  // emoji presentation
+            if next.value == 0x200D { width = max(width, 2) }                // ZWJ sequence
+        }
+        return width
+    }
+
+    /// Columns for one scalar on its own.
+    public static func of(scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if v < 0x300 { return 1 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if v == 0x200B || (0x1160...0x11FF).contains(v) { return 0 }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        return isWide(v) ? 2 : 1
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+            0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` cut to at most `width` columns, ending in `…` when something was cut.
+    public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        let room = width - of(ellipsis)
+        guard room >= 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = of(grapheme: String(character))
+            if used + w > room { break }
+            result.append(character)
+            used += w
+        }
+        return result + ellipsis
+    }
+
+    /// `text` padded with spaces (or truncated) to exactly `width` columns.
+    public static func pad(_ text: String, to width: Int, alignRight: Bool = false) -> String {
+        let cut = truncate(text, to: width)
+        let gap = String(repeating: " ", count: max(0, width - of(cut)))
+        return alignRight ? gap + cut : cut + gap
+    }
+}

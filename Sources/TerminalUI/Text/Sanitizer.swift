@@ -1,0 +1,68 @@
+/// Makes text safe for a terminal: no control character or escape sequence survives.
+///
+/// The single choke point for text from the network: `Buffer.setString` runs everything through
+/// it, so no response body, header or error message can move the cursor, change colours, set the
+/// window title or ring the bell. Control characters become visible placeholders (ESC → `␛`,
+/// BEL → `␇`, CR → `␍`, backspace → `␈`, other C0 → their Control Pictures, DEL → `␡`, C1 → `�`);
+/// the printable rest of an escape sequence is then harmless text. Bidirectional overrides, which
+/// can make text read differently from what it is, become `�` too.
+public enum Sanitizer {
+    /// One line of text: tabs become a space, line breaks become `␤`.
+    public static func line(_ text: String) -> String {
+        guard needsWork(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09: out.append(" ")
+            case 0x0A: out.append("\u{2424}")
+            default: appendSafe(scalar, to: &out)
+            }
+        }
+        return String(out)
+    }
+
+    /// Text that may span lines: split at `\n` and `\r\n`, tabs expanded to `tabWidth` stops,
+    /// each line made safe.
+    public static func lines(_ text: String, tabWidth: Int = 4) -> [String] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map { raw in
+            // Placeholders first, so tab stops count the columns that will actually be shown.
+            var safe = String.UnicodeScalarView()
+            for scalar in raw.unicodeScalars {
+                if scalar == "\t" { safe.append(scalar) } else { appendSafe(scalar, to: &safe) }
+            }
+            let line = String(safe)
+            guard line.unicodeScalars.contains("\t") else { return line }
+            var expanded = ""
+            var column = 0
+            for character in line {
+                if character == "\t" {
+                    let spaces = tabWidth - column % tabWidth
+                    expanded += String(repeating: " ", count: spaces)
+                    column += spaces
+                } else {
+                    expanded.append(character)
+                    column += DisplayWidth.of(grapheme: String(character))
+                }
+            }
+            return expanded
+        }
+    }
+
+    private static func needsWork(_ text: String) -> Bool {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 {
+            return true
+        }
+        return false
+    }
+
+    private static func appendSafe(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+        let v = scalar.value
+        switch v {
+        case 0x1B: out.append("\u{241B}")
+        case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
+        case 0x7F: out.append("\u{2421}")
+        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
+        default: out.append(scalar)
+        }
+    }
+}

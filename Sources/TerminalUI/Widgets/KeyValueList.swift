@@ -1,0 +1,26 @@
+/// `key   value` lines with the keys in one aligned column.
+public struct KeyValueList: Widget {
+    public var pairs: [(key: String, value: String)]
+    public var keyStyle: Style
+    public var valueStyle: Style
+    public var scroll: Int
+
+    public init(_ pairs: [(key: String, value: String)], keyStyle: Style = Style().dimmed, valueStyle: Style = .plain, scroll: Int = 0) {
+        self.pairs = pairs
+        self.keyStyle = keyStyle
+        self.valueStyle = valueStyle
+        self.scroll = scroll
+    }
+
+    public func render(into area: Rect, buffer: inout Buffer) {
+        guard !area.isEmpty else { return }
+        let keyWidth = min(pairs.map { DisplayWidth.of(Sanitizer.line($0.key)) }.max() ?? 0, max(1, area.width / 2))
+        for (row, pair) in pairs.dropFirst(max(0, scroll)).prefix(area.height).enumerated() {
+            let y = area.y + row
+            buffer.setString(x: area.x, y: y, DisplayWidth.truncate(Sanitizer.line(pair.key), to: keyWidth), style: keyStyle)
+            let valueX = area.x + keyWidth + 2
+            guard valueX < area.right else { continue }
+            buffer.setString(x: valueX, y: y, DisplayWidth.truncate(Sanitizer.line(pair.value), to: area.right - valueX), style: valueStyle)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Testing
+import TerminalUI
+
+@Suite struct DisplayWidthTests {
+    @Test func measuresByGrapheme() {
+        #expect(DisplayWidth.of("hello") == 5)
+        #expect(DisplayWidth.of("日本語") == 6)
+        #expect(DisplayWidth.of("✓ ok · 120 ms ▁▂▃▅▇") == 19)
+        #expect(DisplayWidth.of("🚀") == 2)
+        #expect(DisplayWidth.of("👩‍💻") == 2)
+        #expect(DisplayWidth.of("e\u{301}") == 1, "combining acute accent takes no column")
+        #expect(DisplayWidth.of("한국") == 4)
+        #expect(DisplayWidth.of("ｗｉｄｅ") == 8)
+    }
+
+    @Test func truncatesByDisplayWidthWithEllipsis() {
+        #expect(DisplayWidth.truncate("Payment gateway", to: 10) == "Payment g…")
+        #expect(DisplayWidth.truncate("short", to: 10) == "short")
+        #expect(DisplayWidth.truncate("日本語テキスト", to: 7) == "日本語…")
+        #expect(DisplayWidth.truncate("日本語", to: 4) == "日…")
+        #expect(DisplayWidth.truncate("abc", to: 0) == "")
+        #expect(DisplayWidth.pad("ab", to: 4) == "ab  ")
+        #expect(DisplayWidth.pad("ab", to: 4, alignRight: true) == "  ab")
+    }
+}
+
+@Suite struct SanitizerTests {
+    @Test func replacesEscapeSequencesWithVisiblePlaceholders() {
+        #expect(Sanitizer.line("\u{1B}[31mred\u{1B}[0m") == "␛[31mred␛[0m", "CSI")
+        #expect(Sanitizer.line("\u{1B}]0;pwned\u{07}") == "␛]0;pwned␇", "OSC window title with BEL")
+        #expect(Sanitizer.line("ding\u{07}") == "ding␇", "BEL")
+        #expect(Sanitizer.line("abc\u{08}\u{08}x") == "abc␈␈x", "backspace")
+        #expect(Sanitizer.line("over\rwrite") == "over␍write", "carriage return")
+        #expect(Sanitizer.line("a\tb") == "a b", "tab")
+        #expect(Sanitizer.line("two\nlines") == "two␤lines")
+        #expect(Sanitizer.line("del\u{7F}") == "del␡")
+        #expect(Sanitizer.line("c1\u{9B}2J") == "c1\u{FFFD}2J", "8-bit CSI")
+        #expect(Sanitizer.line("safe \u{202E}txt.exe") == "safe \u{FFFD}txt.exe", "bidi override")
+        #expect(Sanitizer.line("nul\u{0}") == "nul␀")
+    }
+
+    @Test func leavesOrdinaryTextAlone() {
+        for text in ["plain", "café ✓ 日本", "┌─┐ ▁▂▃", "emoji 🚀"] {
+            #expect(Sanitizer.line(text) == text)
+        }
+    }
+
+    @Test func splitsLinesAndExpandsTabs() {
+        #expect(Sanitizer.lines("a\r\nb\nc") == ["a", "b", "c"])
+        #expect(Sanitizer.lines("x\ty\n\tz") == ["x   y", "    z"])
+        #expect(Sanitizer.lines("bad\u{1B}c") == ["bad␛c"])
+    }
+
+    @Test func bufferTextIsAlwaysSanitised() {
+        var buffer = Buffer(width: 12, height: 1)
+        buffer.setString(x: 0, y: 0, "\u{1B}[2Jboom")
+        #expect(buffer.lines == ["␛[2Jboom    "])
+        #expect(buffer.cells.allSatisfy { $0.symbol.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
+    }
+}
+
+@Suite struct BufferTests {
+    @Test func initFromLinesRoundTrips() {
+        let buffer = Buffer(lines: ["┌──┐", "│ab│", "└──┘"])
+        #expect(buffer.lines == ["┌──┐", "│ab│", "└──┘"])
+        #expect(buffer.area == Rect(width: 4, height: 3))
+    }
+
+    @Test func setStringClipsAtMaxWidthAndEdge() {
+        var buffer = Buffer(width: 8, height: 2)
+        let end = buffer.setString(x: 2, y: 0, "abcdefgh")
+        #expect(end == 8)
+        buffer.setString(x: 0, y: 1, "abcdef", maxWidth: 3)
+        #expect(buffer.lines == ["  abcdef", "abc     "])
+    }
+
+    @Test func wideGraphemesTakeTwoCells() {
+        var buffer = Buffer(width: 7, height: 1)
+        buffer.setString(x: 0, y: 0, "日本x🚀")
+        #expect(buffer.lines == ["日本x🚀"])
+        #expect(buffer[1, 0].isContinuation)
+        #expect(buffer[5, 0].symbol == "🚀")
+        #expect(buffer[6, 0].isContinuation)
+    }
+
+    @Test func aWideGraphemeThatDoesNotFitIsLeftOut() {
+        var buffer = Buffer(width: 3, height: 1)
+        buffer.setString(x: 0, y: 0, "a日本")
+        #expect(buffer.lines == ["a日"])
+        var narrow = Buffer(width: 2, height: 1)
+        narrow.setString(x: 0, y: 0, "a日")
+        #expect(narrow.lines == ["a "])
+    }
+
+    @Test func combiningMarksStayWithTheirBase() {
+        var buffer = Buffer(width: 4, height: 1)
+        buffer.setString(x: 0, y: 0, "e\u{301}x")
+        #expect(buffer[0, 0].symbol == "e\u{301}")
+        #expect(buffer[1, 0].symbol == "x")
+    }
+
+    @Test func descriptionPrintsLines() {
+        let buffer = Buffer(lines: ["ab", "cd"])
+        #expect(buffer.description == "Buffer 2×2\n\"ab\"\n\"cd\"")
+    }
+}
+
+@Suite struct DiffTests {
+    @Test func identicalBuffersDiffToNothing() {
+        let a = Buffer(lines: ["hello", "world"])
+        #expect(a.diff(to: a).isEmpty)
+    }
+
+    @Test func changingOneWordSendsExactlyItsCells() {
+        let before = Buffer(lines: ["status   UP      "])
+        let after = Buffer(lines: ["status   DOWN    "])
+        let updates = before.diff(to: after)
+        #expect(updates.map(\.x) == [9, 10, 11, 12])
+        #expect(updates.map(\.cell.symbol) == ["D", "O", "W", "N"])
+    }
+
+    @Test func styleChangesAreChanges() {
+        let before = Buffer(lines: ["ok"])
+        var after = before
+        after.setStyle(Style().fg(.green), in: Rect(width: 1, height: 1))
+        #expect(before.diff(to: after).map(\.x) == [0])
+    }
+
+    @Test func wideGlyphsSendOneUpdateAndNeverTheirContinuation() {
+        let before = Buffer(lines: ["abcd"])
+        var after = Buffer(width: 4, height: 1)
+        after.setString(x: 0, y: 0, "日cd")
+        let updates = before.diff(to: after)
+        #expect(updates.map(\.x) == [0])
+        #expect(updates.map(\.cell.symbol) == ["日"])
+    }
+
+    @Test func replacingAWideGlyphWithNarrowOnesResendsTheCoveredCell() {
+        var before = Buffer(width: 4, height: 1)
+        before.setString(x: 0, y: 0, "日cd")
+        let after = Buffer(lines: ["a cd"])
+        let updates = before.diff(to: after)
+        #expect(updates.map(\.x) == [0, 1])
+        #expect(updates.map(\.cell.symbol) == ["a", " "])
+    }
+}
