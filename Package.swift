@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "CursesBackend", targets: ["CursesBackend"]),
+        .executable(name: "terminal-demo", targets: ["terminal-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
@@ -29,6 +31,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TerminalUI", swiftSettings: strict),
+        .systemLibrary(
+            name: "CNCursesW", path: "Modules/CNCursesW",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(name: "CursesBackend", dependencies: ["CNCursesW", "TerminalUI"], swiftSettings: strict),
+        .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(
             name: "ResourceEngineTests",

@@ -139,6 +139,7 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
 
 @MainActor
 @Suite struct TerminalTests {
+    @discardableResult
     private func drawStatus(_ terminal: Terminal, _ value: String) -> Int {
         terminal.draw { buffer in
             Block(title: "Health").render(into: buffer.area, buffer: &buffer)

@@ -1,0 +1,93 @@
+import CNCursesW
+import Glibc
+import TerminalUI
+
+/// The real screen: draws buffer diffs through ncursesw.
+///
+/// The only code that talks to ncurses. Created by `TerminalSession`, which owns the terminal's
+/// lifecycle; this type only draws and measures. Runs of cells with one style on a row go out in one
+/// call; nothing reaches the terminal until `flush()` calls `doupdate` once.
+@MainActor
+public final class CursesBackend: Backend {
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var pairs: [PairKey: Int16] = [:]
+    private var nextPair: Int16 = 1
+    /// How many colours the terminal offers (0 for none).
+    public let colorCount: Int
+
+    private struct PairKey: Hashable {
+        let foreground: Int
+        let background: Int
+    }
+
+    init(window: UnsafeMutablePointer<WINDOW>, colors: Bool) {
+        self.window = window
+        colorCount = colors ? Int(nc_colors()) : 0
+    }
+
+    public var size: Size {
+        Size(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
+    }
+
+    public func draw(_ updates: [CellUpdate]) {
+        var index = 0
+        while index < updates.count {
+            let first = updates[index]
+            var text = first.cell.symbol
+            var end = first.x + max(1, DisplayWidth.of(grapheme: first.cell.symbol))
+            var next = index + 1
+            while next < updates.count, updates[next].y == first.y, updates[next].x == end,
+                updates[next].cell.style == first.cell.style
+            {
+                text += updates[next].cell.symbol
+                end += max(1, DisplayWidth.of(grapheme: updates[next].cell.symbol))
+                next += 1
+            }
+            apply(first.cell.style)
+            _ = mvwaddstr(window, Int32(first.y), Int32(first.x), text)
+            index = next
+        }
+        _ = wattr_set(window, NC_A_NORMAL, 0, nil)
+    }
+
+    public func flush() {
+        _ = wnoutrefresh(window)
+        _ = doupdate()
+    }
+
+    public func clear() {
+        _ = werase(window)
+        _ = clearok(window, true)
+    }
+
+    private func apply(_ style: Style) {
+        var attributes = NC_A_NORMAL
+        if style.bold { attributes |= NC_A_BOLD }
+        if style.dim { attributes |= NC_A_DIM }
+        if style.reverse { attributes |= NC_A_REVERSE }
+        if style.underline { attributes |= NC_A_UNDERLINE }
+        _ = wattr_set(window, attributes, pair(for: style), nil)
+    }
+
+    /// The colour pair for a style's colours, allocated on first use; 0 (default) without colour.
+    private func pair(for style: Style) -> Int16 {
+        guard colorCount > 0 else { return 0 }
+        let key = PairKey(foreground: paletteIndex(style.foreground), background: paletteIndex(style.background))
+        if key.foreground < 0, key.background < 0 { return 0 }
+        if let pair = pairs[key] { return pair }
+        guard Int32(nextPair) < nc_color_pairs() else { return 0 }
+        let pair = nextPair
+        nextPair += 1
+        _ = init_pair(pair, Int16(key.foreground), Int16(key.background))
+        pairs[key] = pair
+        return pair
+    }
+
+    /// The palette index to use on this terminal, degrading bright and 256 colours; -1 for default.
+    private func paletteIndex(_ color: Color) -> Int {
+        guard let index = color.paletteIndex else { return -1 }
+        if index < colorCount { return index }
+        if index < 16 { return index - 8 }
+        return index % 8
+    }
+}

@@ -1,0 +1,141 @@
+import CNCursesW
+import Dispatch
+import Glibc
+import TerminalUI
+
+/// Owns the terminal from start to exit: curses mode, input, signals, suspend, and restoring the
+/// terminal on every way out.
+///
+/// Nothing blocks the main thread. Keys arrive through a dispatch read source on stdin that drains
+/// `wget_wch` in nodelay mode; SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP and SIGCONT through dispatch
+/// signal sources. All of it is delivered on the main actor as `TerminalEvent`s. The terminal is
+/// restored by `shutdown()`, by an `atexit` hook, and before every quit the app makes after a signal.
+@MainActor
+public final class TerminalSession {
+    /// Why a session could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let backend: CursesBackend
+    private let screen: OpaquePointer
+    private var inputSource: (any DispatchSourceRead)?
+    private var signalSources: [any DispatchSourceSignal] = []
+    private var handler: (@MainActor (TerminalEvent) -> Void)?
+    private var isShutDown = false
+
+    /// Enters curses mode on the process's terminal.
+    ///
+    /// Throws (leaving the terminal untouched) when stdin or stdout is not a terminal or `TERM`
+    /// names a terminal ncurses does not know.
+    public init() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw StartError(description: "standard input and output must be a terminal")
+        }
+        setlocale(LC_ALL, "")
+        if nc_codeset_is_utf8() == 0 { setlocale(LC_ALL, "C.UTF-8") }
+        // Signals are ignored before curses starts so ncurses installs no handlers of its own;
+        // dispatch sources deliver them instead.
+        for sig in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] { signal(sig, SIG_IGN) }
+        guard let screen = nc_newterm_stdio() else {
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw StartError(description: "cannot use terminal type \"\(term)\"; set TERM to a type this system knows, e.g. xterm-256color")
+        }
+        self.screen = screen
+        atexit { nc_endwin_if_active() }
+        guard let window = nc_stdscr() else {
+            nc_endwin_if_active()
+            throw StartError(description: "ncurses gave no screen")
+        }
+        _ = raw()
+        _ = noecho()
+        _ = nonl()
+        _ = keypad(window, true)
+        _ = nodelay(window, true)
+        _ = curs_set(0)
+        _ = set_escdelay(25)
+        var colors = false
+        if has_colors() {
+            _ = start_color()
+            _ = use_default_colors()
+            colors = true
+        }
+        backend = CursesBackend(window: window, colors: colors)
+    }
+
+    /// Starts delivering events to `handler` on the main actor.
+    public func start(_ handler: @escaping @MainActor (TerminalEvent) -> Void) {
+        self.handler = handler
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { @Sendable in MainActor.assumeIsolated { self.drainInput() } }
+        input.resume()
+        inputSource = input
+        for sig in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { @Sendable in MainActor.assumeIsolated { self.handleSignal(sig) } }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Leaves curses mode, stops the process until it is continued (Ctrl-Z), then comes back and
+    /// reports `.resumed` so the app redraws everything.
+    public func suspend() {
+        guard !isShutDown else { return }
+        _ = endwin()
+        raise(SIGSTOP)
+        resumeScreen()
+    }
+
+    /// Restores the terminal: cooked mode, echo, cursor, the normal screen. Safe to call twice.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        inputSource?.cancel()
+        inputSource = nil
+        nc_endwin_if_active()
+    }
+
+    private func resumeScreen() {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if nc_window_size(STDOUT_FILENO, &rows, &cols) == 0 { _ = resizeterm(rows, cols) }
+        _ = doupdate()
+        handler?(.resumed)
+    }
+
+    private func drainInput() {
+        guard !isShutDown, let window = nc_stdscr() else { return }
+        var sawKey = false
+        while true {
+            var code: wint_t = 0
+            let status = wget_wch(window, &code)
+            if status == ERR { break }
+            sawKey = true
+            if let key = KeyDecoder.decode(status: status, code: code) { handler?(.key(key)) }
+            if isShutDown { return }
+        }
+        // Readable with nothing to read means end of file: stop listening instead of spinning.
+        if !sawKey, nc_bytes_available(STDIN_FILENO) == 0 {
+            inputSource?.cancel()
+            inputSource = nil
+            handler?(.inputClosed)
+        }
+    }
+
+    private func handleSignal(_ sig: Int32) {
+        guard !isShutDown else { return }
+        switch sig {
+        case SIGWINCH:
+            var rows: Int32 = 0, cols: Int32 = 0
+            guard nc_window_size(STDOUT_FILENO, &rows, &cols) == 0 else { return }
+            _ = resizeterm(rows, cols)
+            handler?(.resize(Size(columns: Int(cols), rows: Int(rows))))
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            break  // a resume is reported by suspend() itself
+        default:
+            handler?(.signal(sig))
+        }
+    }
+}

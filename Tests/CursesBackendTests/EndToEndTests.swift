@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import TerminalUI
+import Testing
+
+/// The terminal layer in a real terminal: `terminal-demo` under tmux at a fixed size.
+@Suite(.serialized, .enabled(if: TmuxHarness.tmuxAvailable, "tmux is not installed; the end-to-end terminal tests need it"))
+struct EndToEndTests {
+    let binary = TmuxHarness.binDirectory.appendingPathComponent("terminal-demo").path
+
+    @Test func drawsTypesResizesAndRestoresTheTerminalOnQuit() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'", columns: 80, rows: 24)
+        try tmux.waitForFrame(size: "80x24")
+        let first = try tmux.capture()
+        #expect(first[0].hasPrefix("terminal-demo 80x24"))
+        #expect(first[1].hasPrefix("┌ Keys ─") && first[1].hasSuffix("日本語 ✓ ┐"))
+        #expect(first.contains { $0.contains("wide     日本語テキスト 🚀") })
+        #expect(first.contains { $0.contains("hostile  ␛]0;pwned␇␛[2J") }, "escape sequences from data are shown, not obeyed")
+
+        try tmux.sendKeys("x", "Up", "F5", "Tab", "NPage", "Home", "é")
+        _ = try tmux.waitForScreen("the typed keys") { $0.contains { $0.contains("keys: x Up F5 Tab PgDn Home é") } }
+
+        try tmux.resize(columns: 50, rows: 12)
+        try tmux.waitForFrame(size: "50x12")
+        let small = try tmux.capture()
+        #expect(small[0].hasPrefix("terminal-demo 50x12"))
+        #expect(DisplayWidth.of(small[1]) == 50 && small[1].hasSuffix("┐"))
+        #expect(small[11].hasPrefix("q quit"))
+
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        #expect(pid > 0)
+        kill(pid, SIGTERM)
+        #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+    }
+
+    @Test func sighupRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, SIGHUP)
+        #expect(try tmux.waitForExit() == "exit 129 icanon echo")
+    }
+
+    @Test func ctrlCIsAKeyThatQuits() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        try tmux.waitForFrame(size: "80x24")
+        try tmux.sendKeys("C-c")
+        #expect(try tmux.waitForExit() == "exit 130 icanon echo")
+    }
+
+    @Test func ctrlZSuspendsAndResumeRedrawsEverything() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        try tmux.sendKeys("C-z")
+        // A stopped process has no event to wait on: check its state, bounded.
+        let deadline = Date().addingTimeInterval(10)
+        while Self.state(of: pid) != "T" {
+            guard Date() < deadline else { throw TmuxHarness.Failure(description: "process did not stop") }
+            _ = try? tmux.waitForLine(timeout: 0.05, "nothing") { _ in false }
+        }
+        let suspended = try tmux.capture()
+        #expect(!suspended.contains { $0.contains("terminal-demo") }, "curses mode was left while suspended")
+        kill(pid, SIGCONT)
+        _ = try tmux.waitForScreen("the redrawn screen after resume") { $0.first?.hasPrefix("terminal-demo 80x24") == true }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    @Test func anUnknownTerminalTypeFailsCleanly() throws {
+        let tmux = try TmuxHarness(command: "TERM=no-such-terminal '\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
+        let message = try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") }
+        #expect(message == #"terminal-demo: cannot use terminal type "no-such-terminal"; set TERM to a type this system knows, e.g. xterm-256color"#)
+        #expect(try tmux.waitForExit() == "exit 1 icanon echo")
+    }
+
+    @Test func refusesToRunWithoutATerminal() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.standardInput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message == "terminal-demo: standard input and output must be a terminal\n")
+    }
+
+    private static func state(of pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").first.map(String.init)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+
+/// Runs a program in a private tmux server at a fixed size, for end-to-end terminal tests.
+///
+/// Waits are event-driven: the program writes a line to a FIFO after every frame, and the shell
+/// wrapper writes `exit STATUS TTYMODES` there when the program ends. Every wait is bounded.
+final class TmuxHarness {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static var tmuxAvailable: Bool {
+        ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The directory holding the package's built executables.
+    static var binDirectory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: url.appendingPathComponent("terminal-demo").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url
+    }
+
+    let directory: URL
+    let socket: String
+    let fifoPath: String
+    private let fifo: Int32
+    private var pending = ""
+    /// Every line read from the FIFO so far.
+    private(set) var log: [String] = []
+
+    init(command: String, columns: Int = 80, rows: Int = 24) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socket = directory.appendingPathComponent("tmux.sock").path
+        fifoPath = directory.appendingPathComponent("frames").path
+        guard mkfifo(fifoPath, 0o600) == 0 else { throw Failure(description: "mkfifo failed") }
+        // Read-write so the FIFO never reports end-of-file between writers.
+        fifo = open(fifoPath, O_RDWR | O_NONBLOCK)
+        let wrapper = """
+            \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
+            """
+        try tmux(["new-session", "-d", "-s", "e2e", "-x", "\(columns)", "-y", "\(rows)",
+                  "-e", "LANG=C.UTF-8", "-e", "HAMMOCK_FRAME_FIFO=\(fifoPath)", wrapper])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        close(fifo)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs a tmux client command and returns its output.
+    ///
+    /// Spawned with `posix_spawn` and reaped with `waitpid`: the tmux client exits at once, and
+    /// this does not depend on Foundation's child monitoring. Output goes through a file, not a
+    /// pipe, because `new-session` forks a server that would keep a pipe open forever.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let outputPath = directory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
+        defer { unlink(outputPath) }
+        let argv = ["tmux", "-S", socket, "-f", "/dev/null"] + arguments
+        let status = try Self.run(argv, outputPath: outputPath)
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 || arguments.first == "kill-server" else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(status)): \(output)")
+        }
+        return output
+    }
+
+    static func run(_ argv: [String], outputPath: String) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Children must not inherit a blocked signal mask (tmux and the program under test rely on signals).
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, environ)
+        guard rc == 0 else { throw Failure(description: "cannot start \(argv[0]): error \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// The visible screen as lines.
+    func capture() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func sendKeys(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "e2e"] + keys)
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// Waits for the next FIFO line satisfying `predicate`, reading new lines as they arrive.
+    @discardableResult
+    func waitForLine(timeout: Double = 10, _ what: String, where predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            while let newline = pending.firstIndex(of: "\n") {
+                let line = String(pending[..<newline])
+                pending.removeSubrange(...newline)
+                log.append(line)
+                if predicate(line) { return line }
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                throw Failure(description: "timed out waiting for \(what); lines: \(log); screen:\n\((try? capture())?.joined(separator: "\n") ?? "")")
+            }
+            var descriptor = pollfd(fd: fifo, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, Int32(min(remaining, 1) * 1000)) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(fifo, &buffer, buffer.count)
+                if count > 0 { pending += String(decoding: buffer[0..<count], as: UTF8.self) }
+            }
+        }
+    }
+
+    /// Waits for a frame at the given size and returns the program's pid.
+    @discardableResult
+    func waitForFrame(size: String) throws -> pid_t {
+        let line = try waitForLine("a frame at \(size)") { $0.hasPrefix("frame ") && $0.contains(" \(size) ") }
+        return pid_t(line.split(separator: " ").last.flatMap { Int32($0) } ?? 0)
+    }
+
+    /// Waits until the next frame's screen satisfies `predicate` (keys may take several frames).
+    func waitForScreen(_ what: String, where predicate: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let screen = try capture()
+            if predicate(screen) { return screen }
+            guard deadline.timeIntervalSinceNow > 0 else {
+                throw Failure(description: "timed out waiting for \(what); screen:\n\(screen.joined(separator: "\n"))")
+            }
+            _ = try? waitForLine(timeout: max(0.01, min(1, deadline.timeIntervalSinceNow)), "a frame") { $0.hasPrefix("frame ") }
+        }
+    }
+
+    /// Waits for the wrapper's exit line: `exit STATUS` plus the tty's icanon/echo state.
+    func waitForExit() throws -> String {
+        try waitForLine("the program to exit") { $0.hasPrefix("exit ") }.trimmingCharacters(in: .whitespaces)
+    }
+}
