@@ -20,9 +20,17 @@ struct TerminalDemo {
             exit(1)
         }
         let app = DemoApp(session: session)
-        let status = await app.run()
-        session.shutdown()
-        exit(status)
+        do {
+            let status = try await app.run()
+            session.shutdown()
+            exit(status)
+        } catch {
+            // An error thrown in the app: restore the terminal first, then say what happened.
+            session.shutdown()
+            let message = "terminal-demo: \(error)\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(70)
+        }
     }
 }
 
@@ -33,7 +41,7 @@ final class DemoApp {
     var keys: [String] = []
     var frames = 0
     var drawScheduled = false
-    var finish: ((Int32) -> Void)?
+    var finish: ((Result<Int32, any Error>) -> Void)?
     let frameLog: Int32
 
     init(session: TerminalSession) {
@@ -46,9 +54,13 @@ final class DemoApp {
         }
     }
 
-    func run() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            finish = { continuation.resume(returning: $0) }
+    struct SimulatedFailure: Error, CustomStringConvertible {
+        var description: String { "simulated failure (the ! key)" }
+    }
+
+    func run() async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            finish = { continuation.resume(with: $0) }
             session.start { [weak self] event in self?.handle(event) }
             requestDraw()
         }
@@ -62,6 +74,9 @@ final class DemoApp {
             quit(130)
         case .key(.ctrl("z")):
             session.suspend()
+        case .key(.character("!")):
+            finish?(.failure(SimulatedFailure()))
+            finish = nil
         case .key(let key):
             keys.append(key.description)
             keys = Array(keys.suffix(12))
@@ -80,7 +95,7 @@ final class DemoApp {
 
     func quit(_ status: Int32) {
         session.shutdown()
-        finish?(status)
+        finish?(.success(status))
         finish = nil
     }
 

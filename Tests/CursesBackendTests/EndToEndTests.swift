@@ -31,19 +31,32 @@ struct EndToEndTests {
         #expect(try tmux.waitForExit() == "exit 0 icanon echo")
     }
 
-    @Test func sigtermRestoresTheTerminal() throws {
+    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
+    func signalsRestoreTheTerminal(signal: Int32, status: Int) throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")
         let pid = try tmux.waitForFrame(size: "80x24")
         #expect(pid > 0)
-        kill(pid, SIGTERM)
-        #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+        kill(pid, signal)
+        #expect(try tmux.waitForExit() == "exit \(status) icanon echo")
     }
 
-    @Test func sighupRestoresTheTerminal() throws {
-        let tmux = try TmuxHarness(command: "'\(binary)'")
-        let pid = try tmux.waitForFrame(size: "80x24")
-        kill(pid, SIGHUP)
-        #expect(try tmux.waitForExit() == "exit 129 icanon echo")
+    @Test func anErrorThrownInTheAppRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
+        try tmux.waitForFrame(size: "80x24")
+        try tmux.sendKeys("!")
+        #expect(try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") } == "terminal-demo: simulated failure (the ! key)")
+        #expect(try tmux.waitForExit() == "exit 70 icanon echo")
+    }
+
+    @Test(arguments: ["xterm-256color", "screen", "tmux-256color", "linux", "vt100"])
+    func worksWithTheTerminalTypesUsersHave(term: String) throws {
+        let tmux = try TmuxHarness(command: "TERM=\(term) '\(binary)'", columns: 60, rows: 12)
+        try tmux.waitForFrame(size: "60x12")
+        let screen = try tmux.capture()
+        #expect(screen[0].hasPrefix("terminal-demo 60x12"))
+        #expect(screen.contains { $0.contains("日本語テキスト") })
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
     }
 
     @Test func ctrlCIsAKeyThatQuits() throws {
