@@ -14,10 +14,12 @@ let package = Package(
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "CursesBackend", targets: ["CursesBackend"]),
+        .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(name: "ResourceEngine", swiftSettings: strict),
@@ -31,6 +33,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TerminalUI", swiftSettings: strict),
+        .target(
+            name: "DashboardConfig",
+            dependencies: ["ResourceEngine", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DashboardConfigTests",
+            dependencies: ["DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            swiftSettings: strict),
         .systemLibrary(
             name: "CNCursesW", path: "Modules/CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),

@@ -1,0 +1,447 @@
+import Foundation
+import ResourceEngine
+import Yams
+
+/// Reads a config file into a `DashboardSpec`, or every problem in it.
+///
+/// Never crashes on bad input and never returns a half-checked spec: YAML syntax, unknown keys
+/// (with "did you mean"), wrong types, bad durations, patterns, URLs, transformers, show modes,
+/// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
+/// as `file:line:col: message`, all at once.
+public enum ConfigLoader {
+    static let topKeys = ["title", "service", "configure", "panes", "layout"]
+    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers"]
+    static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay"]
+    static let layoutKeys = ["columns"]
+    static let transformerOptions = ["contentTypes", "transformErrors"]
+
+    /// The shortest refresh cadence a pane may ask for.
+    public static let minimumEvery: TimeInterval = 0.1
+
+    /// Loads and validates the file at `path`.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: reason)])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
+        }
+        return try parse(text, file: path, environment: environment)
+    }
+
+    /// Validates config text; `file` is used in messages.
+    public static func parse(_ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
+        var reader = NodeReader(file: file, environment: environment)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigErrors([syntaxProblem(error, file: file)])
+        }
+        guard let root, !(root.null != nil && root.scalar?.style == .plain) else {
+            throw ConfigErrors([ConfigProblem(file: file, line: 1, column: 1, message: "the file is empty; it needs at least service.baseURL and one pane")])
+        }
+        let spec = readDashboard(root, reader: &reader)
+        guard reader.problems.isEmpty, let spec else {
+            throw ConfigErrors(reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        return spec
+    }
+
+    static func syntaxProblem(_ error: any Error, file: String) -> ConfigProblem {
+        if let yaml = error as? YamlError {
+            switch yaml {
+            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+                .composer(let context, let problem, let mark, _):
+                var message = "YAML syntax: \(problem)"
+                if let context, context.mark.line != mark.line || context.mark.column != mark.column {
+                    message += " (\(context.text) that starts at line \(context.mark.line), column \(context.mark.column))"
+                }
+                return ConfigProblem(file: file, line: mark.line, column: mark.column, message: message)
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                return ConfigProblem(file: file, line: context.mark.line, column: context.mark.column, message: "duplicate keys \(duplicates.joined(separator: ", "))")
+            case .reader(let problem, _, _, _):
+                return ConfigProblem(file: file, line: 1, column: 1, message: "YAML: \(problem)")
+            default: break
+            }
+        }
+        return ConfigProblem(file: file, line: 1, column: 1, message: "YAML: \(error)")
+    }
+
+    // MARK: Sections
+
+    static func readDashboard(_ root: Node, reader: inout NodeReader) -> DashboardSpec? {
+        guard let entries = reader.mapping(root, "the file") else { return nil }
+        reader.checkKeys(entries, allowed: topKeys, in: "the file")
+        let value = { (key: String) in entries.first { $0.key == key }?.value }
+
+        var title = URL(fileURLWithPath: reader.file).deletingPathExtension().lastPathComponent
+        if let node = value("title"), let text = reader.string(node, "title") { title = text }
+
+        var service = ServiceSpec(baseURL: nil, headers: [], expiration: nil, retry: nil, timeout: nil, transformers: ["json", "text"])
+        if let node = value("service") { service = readService(node, reader: &reader) ?? service }
+
+        var blocks: [ConfigureBlockSpec] = []
+        if let node = value("configure") {
+            if case .sequence(let sequence) = node {
+                for item in sequence { if let block = readBlock(item, reader: &reader) { blocks.append(block) } }
+            } else {
+                reader.problem(at: node, "configure must be a list of blocks (- pattern: …), not \(reader.describe(node))")
+            }
+        }
+
+        var panes: [PaneSpec] = []
+        if let node = value("panes") {
+            if case .sequence(let sequence) = node {
+                var seenTitles: [String: Int] = [:]
+                for item in sequence {
+                    if case .mapping(let mapping) = item, let titleNode = mapping["title"], let title = titleNode.scalar?.string {
+                        if let first = seenTitles[title] {
+                            reader.problem(at: titleNode, "duplicate pane title \"\(title)\" (first used on line \(first))")
+                        } else {
+                            seenTitles[title] = titleNode.mark?.line ?? 0
+                        }
+                    }
+                    if let pane = readPane(item, service: service, reader: &reader) { panes.append(pane) }
+                }
+                if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
+            } else {
+                reader.problem(at: node, "panes must be a list of panes (- title: …), not \(reader.describe(node))")
+            }
+        } else {
+            reader.problem(line: 1, column: 1, "the file has no panes; add a panes: list")
+        }
+
+        var layout = LayoutSpec(columns: 2)
+        if let node = value("layout"), let layoutEntries = reader.mapping(node, "layout") {
+            reader.checkKeys(layoutEntries, allowed: layoutKeys, in: "layout")
+            if let columns = layoutEntries.first(where: { $0.key == "columns" }) {
+                layout.columns = reader.int(columns.value, "layout.columns", range: 1...12) ?? layout.columns
+            }
+        }
+        return DashboardSpec(file: reader.file, title: title, service: service, configure: blocks, panes: panes, layout: layout)
+    }
+
+    static func readService(_ node: Node, reader: inout NodeReader) -> ServiceSpec? {
+        guard let entries = reader.mapping(node, "service") else { return nil }
+        reader.checkKeys(entries, allowed: serviceKeys, in: "service")
+        var spec = ServiceSpec(baseURL: nil, headers: [], expiration: nil, retry: nil, timeout: nil, transformers: ["json", "text"])
+        for entry in entries {
+            switch entry.key {
+            case "baseURL":
+                guard let url = reader.interpolated(entry.value, "service.baseURL") else { continue }
+                if let parsed = URL(string: url.value), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil {
+                    spec.baseURL = url
+                } else {
+                    reader.problem(at: entry.value, "service.baseURL \"\(url.display)\" is not an http or https URL")
+                }
+            case "headers": spec.headers = readHeaders(entry.value, "service.headers", reader: &reader)
+            case "expiration": spec.expiration = reader.duration(entry.value, "service.expiration")
+            case "retry": spec.retry = reader.duration(entry.value, "service.retry")
+            case "timeout": spec.timeout = reader.duration(entry.value, "service.timeout", minimum: 0.001)
+            case "transformers":
+                guard let names = reader.stringList(entry.value, "service.transformers") else { continue }
+                for name in names where !["json", "text"].contains(name) {
+                    reader.problem(at: entry.value, "service.transformers: unknown standard transformer \"\(name)\"" + Suggestions.hint(for: name, in: ["json", "text"]))
+                }
+                spec.transformers = names.filter { ["json", "text"].contains($0) }
+            default: break
+            }
+        }
+        return spec
+    }
+
+    static func readHeaders(_ node: Node, _ what: String, reader: inout NodeReader) -> [HeaderSpec] {
+        guard let entries = reader.mapping(node, what) else { return [] }
+        var headers: [HeaderSpec] = []
+        for entry in entries {
+            let validName = !entry.key.isEmpty && entry.key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_!#$%&'*+.^`|~".contains($0)) }
+            guard validName else {
+                reader.problem(at: entry.keyNode, "\"\(entry.key)\" is not a valid header name")
+                continue
+            }
+            guard let value = reader.interpolated(entry.value, "\(what).\(entry.key)") else { continue }
+            if value.value.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                reader.problem(at: entry.value, "\(what).\(entry.key) must be on one line")
+                continue
+            }
+            headers.append(HeaderSpec(name: entry.key, value: value))
+        }
+        return headers
+    }
+
+    static func readBlock(_ node: Node, reader: inout NodeReader) -> ConfigureBlockSpec? {
+        guard let entries = reader.mapping(node, "a configure block") else { return nil }
+        reader.checkKeys(entries, allowed: blockKeys, in: "a configure block")
+        let line = node.mark?.line ?? 1
+        var block = ConfigureBlockSpec(pattern: "", methods: nil, expiration: nil, retry: nil, timeout: nil, headers: [], pipeline: [], line: line)
+        guard let patternEntry = entries.first(where: { $0.key == "pattern" }) else {
+            reader.problem(at: node, "a configure block needs a pattern (e.g. pattern: /orders/**)")
+            return nil
+        }
+        if let pattern = reader.string(patternEntry.value, "pattern") {
+            if let problem = patternProblem(pattern) {
+                reader.problem(at: patternEntry.value, problem)
+            } else {
+                block.pattern = pattern
+            }
+        }
+        for entry in entries {
+            switch entry.key {
+            case "methods":
+                guard let names = reader.stringList(entry.value, "methods") else { continue }
+                var methods: [RequestMethod] = []
+                for name in names {
+                    if let method = RequestMethod(rawValue: name.lowercased()) {
+                        methods.append(method)
+                    } else {
+                        reader.problem(at: entry.value, "unknown method \"\(name)\"" + Suggestions.hint(for: name.uppercased(), in: RequestMethod.allCases.map(\.httpName)))
+                    }
+                }
+                block.methods = methods
+            case "expiration": block.expiration = reader.duration(entry.value, "expiration")
+            case "retry": block.retry = reader.duration(entry.value, "retry")
+            case "timeout": block.timeout = reader.duration(entry.value, "timeout", minimum: 0.001)
+            case "headers": block.headers = readHeaders(entry.value, "headers", reader: &reader)
+            case "pipeline": block.pipeline = readPipeline(entry.value, reader: &reader)
+            default: break
+            }
+        }
+        return block
+    }
+
+    /// Why a glob pattern is unusable, or nil.
+    static func patternProblem(_ pattern: String) -> String? {
+        if pattern.trimmingCharacters(in: .whitespaces).isEmpty { return "pattern must not be empty" }
+        if pattern.contains(where: \.isWhitespace) { return "pattern \"\(pattern)\" contains spaces" }
+        if pattern.contains("***") { return "pattern \"\(pattern)\": *** is not a wildcard (use * within a segment or ** across segments)" }
+        if let scheme = pattern.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*:", options: .regularExpression) {
+            let name = pattern[scheme].dropLast().lowercased()
+            if !["http", "https"].contains(name) { return "pattern \"\(pattern)\" must be a path (/orders/**) or an http(s) URL" }
+        }
+        return nil
+    }
+
+    static func readPipeline(_ node: Node, reader: inout NodeReader) -> [StageSpec] {
+        guard let entries = reader.mapping(node, "pipeline") else { return [] }
+        var stages: [StageSpec] = []
+        for entry in entries {
+            guard let stage = StageName(rawValue: entry.key) else {
+                reader.problem(at: entry.keyNode, "unknown pipeline stage \"\(entry.key)\"" + Suggestions.hint(for: entry.key, in: StageName.allCases.map(\.rawValue)))
+                continue
+            }
+            var transformers: [TransformerSpec] = []
+            switch entry.value {
+            case .sequence(let sequence):
+                for item in sequence { if let spec = readTransformer(item, reader: &reader) { transformers.append(spec) } }
+            case .scalar where entry.value.null != nil:
+                break
+            default:
+                reader.problem(at: entry.value, "pipeline.\(entry.key) must be a list of transformers, not \(reader.describe(entry.value))")
+            }
+            stages.append(StageSpec(stage: stage, transformers: transformers))
+        }
+        return stages
+    }
+
+    static func readTransformer(_ node: Node, reader: inout NodeReader) -> TransformerSpec? {
+        var name: String
+        var argument: Node?
+        var argumentNode: Node = node
+        var spec = TransformerSpec(kind: .json, contentTypes: nil, transformErrors: false)
+        switch node {
+        case .scalar(let scalar):
+            name = scalar.string
+        case .mapping:
+            guard let entries = reader.mapping(node, "a transformer") else { return nil }
+            let named = entries.filter { !transformerOptions.contains($0.key) }
+            guard named.count == 1, let main = named.first else {
+                reader.problem(at: node, named.isEmpty ? "a transformer needs a name (one of \(TransformerSpec.names.joined(separator: ", ")))" : "a transformer entry names one transformer, not \(named.map(\.key).joined(separator: " and "))")
+                return nil
+            }
+            name = main.key
+            argument = main.value
+            argumentNode = main.keyNode
+            for option in entries where transformerOptions.contains(option.key) {
+                if option.key == "contentTypes" {
+                    spec.contentTypes = reader.stringList(option.value, "contentTypes")
+                } else {
+                    spec.transformErrors = reader.bool(option.value, "transformErrors") ?? false
+                }
+            }
+        default:
+            reader.problem(at: node, "a transformer must be a name or a mapping like { select: items }")
+            return nil
+        }
+        func requireArgument(_ what: String) -> Node? {
+            guard let argument, argument.null == nil || argument.scalar?.style != .plain else {
+                reader.problem(at: argumentNode, "\(name) needs \(what), e.g. { \(name): \(example(for: name)) }")
+                return nil
+            }
+            return argument
+        }
+        switch name {
+        case "json": spec.kind = .json
+        case "text": spec.kind = .text
+        case "lines": spec.kind = .lines
+        case "count": spec.kind = .count
+        case "base64": spec.kind = .base64
+        case "select":
+            guard let arg = requireArgument("a path"), let path = reader.string(arg, "select") else { return nil }
+            spec.kind = .select(path)
+        case "regex":
+            guard let arg = requireArgument("a pattern"), let pattern = reader.string(arg, "regex") else { return nil }
+            spec.kind = .regex(pattern)
+        case "limit":
+            guard let arg = requireArgument("a number"), let n = reader.int(arg, "limit", range: 0...1_000_000) else { return nil }
+            spec.kind = .limit(n)
+        case "sort":
+            guard let arg = requireArgument("a path"), let path = reader.string(arg, "sort") else { return nil }
+            spec.kind = .sort(path)
+        case "errorMessage":
+            var paths: [String] = []
+            if let argument, !(argument.null != nil && argument.scalar?.style == .plain) {
+                guard let list = reader.stringList(argument, "errorMessage") else { return nil }
+                paths = list
+            }
+            spec.kind = .errorMessage(paths)
+        default:
+            reader.problem(at: argumentNode, "unknown transformer \"\(name)\"" + Suggestions.hint(for: name, in: TransformerSpec.names))
+            return nil
+        }
+        do {
+            _ = try spec.makeTransformer()
+        } catch {
+            reader.problem(at: argument ?? node, "\(error)")
+            return nil
+        }
+        return spec
+    }
+
+    static func example(for name: String) -> String {
+        switch name {
+        case "select": "items[0].name"
+        case "regex": "\"version (\\\\S+)\""
+        case "limit": "10"
+        case "sort": "-total"
+        default: "…"
+        }
+    }
+
+    static func readPane(_ node: Node, service: ServiceSpec, reader: inout NodeReader) -> PaneSpec? {
+        guard let entries = reader.mapping(node, "a pane") else { return nil }
+        reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
+        let line = node.mark?.line ?? 1
+        let value = { (key: String) in entries.first { $0.key == key } }
+        var ok = true
+
+        var title = ""
+        if let entry = value("title") {
+            title = reader.string(entry.value, "title") ?? ""
+            if title.isEmpty { ok = false }
+        } else {
+            reader.problem(at: node, "a pane needs a title")
+            ok = false
+        }
+        var resource = ConfigString("")
+        if let entry = value("resource") {
+            if let text = reader.interpolated(entry.value, "resource") {
+                resource = text
+                let absolute = URL(string: text.value).flatMap(\.scheme).map { ["http", "https"].contains($0.lowercased()) } ?? false
+                if text.value.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil, !absolute {
+                    reader.problem(at: entry.value, "resource \"\(text.display)\" must be a path or an http(s) URL")
+                    ok = false
+                } else if !absolute, service.baseURL == nil {
+                    reader.problem(at: entry.value, "resource \"\(text.display)\" is a path, so service.baseURL is needed")
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
+        } else {
+            reader.problem(at: node, "pane \"\(title)\" needs a resource (a path like /health or a URL)")
+            ok = false
+        }
+        var params: [(name: String, value: ConfigString)] = []
+        if let entry = value("params"), let paramEntries = reader.mapping(entry.value, "params") {
+            for param in paramEntries {
+                if let text = reader.interpolated(param.value, "params.\(param.key)") { params.append((param.key, text)) } else { ok = false }
+            }
+        }
+        var method = RequestMethod.get
+        if let entry = value("method"), let name = reader.string(entry.value, "method") {
+            if let parsed = RequestMethod(rawValue: name.lowercased()) {
+                method = parsed
+            } else {
+                reader.problem(at: entry.value, "unknown method \"\(name)\"" + Suggestions.hint(for: name.uppercased(), in: RequestMethod.allCases.map(\.httpName)))
+                ok = false
+            }
+        }
+        var body: JSON?
+        if let entry = value("body") {
+            body = reader.json(entry.value, "body")
+            if [.get, .head, .options, .delete].contains(method) {
+                reader.problem(at: entry.keyNode, "body needs method POST, PUT or PATCH (this pane uses \(method.httpName))")
+                ok = false
+            }
+        }
+        var every: TimeInterval = 5
+        if let entry = value("every") {
+            if let seconds = reader.duration(entry.value, "every", minimum: minimumEvery) { every = seconds } else { ok = false }
+        }
+        let fields = value("fields").flatMap { reader.stringList($0.value, "fields") }
+        let columns = value("columns").flatMap { reader.stringList($0.value, "columns") }
+        var show: ShowMode = fields != nil ? .fields : columns != nil ? .table : .json
+        if let entry = value("show"), let name = reader.string(entry.value, "show") {
+            if let mode = ShowMode(rawValue: name) {
+                show = mode
+            } else {
+                reader.problem(at: entry.value, "unknown show mode \"\(name)\" (one of \(ShowMode.allCases.map(\.rawValue).joined(separator: ", ")))" + Suggestions.hint(for: name, in: ShowMode.allCases.map(\.rawValue)))
+                ok = false
+            }
+        }
+        if let entry = value("fields"), show != .fields {
+            reader.problem(at: entry.keyNode, "fields only apply to show: fields (this pane shows \(show.rawValue)\(show == .table ? "; use columns" : ""))")
+            ok = false
+        }
+        if let entry = value("columns"), show != .table {
+            reader.problem(at: entry.keyNode, "columns only apply to show: table (this pane shows \(show.rawValue)\(show == .fields ? "; use fields" : ""))")
+            ok = false
+        }
+        for (list, what) in [(fields, "fields"), (columns, "columns")] {
+            for path in list ?? [] where (try? JSONPath(path)) == nil {
+                reader.problem(at: value(what)?.value, "\(what): \"\(path)\" is not a valid path")
+                ok = false
+            }
+        }
+        var select: String?
+        if let entry = value("select"), let path = reader.string(entry.value, "select") {
+            do {
+                _ = try JSONPath(path)
+                select = path
+            } catch {
+                reader.problem(at: entry.value, "select: \(error)")
+                ok = false
+            }
+        }
+        var overlay: [OverlayRule]?
+        if let entry = value("overlay"), let names = reader.stringList(entry.value, "overlay") {
+            var rules: [OverlayRule] = []
+            for name in names {
+                if let rule = OverlayRule(rawValue: name) {
+                    rules.append(rule)
+                } else {
+                    reader.problem(at: entry.value, "unknown overlay rule \"\(name)\" (one of \(OverlayRule.allCases.map(\.rawValue).joined(separator: ", ")))" + Suggestions.hint(for: name, in: OverlayRule.allCases.map(\.rawValue)))
+                    ok = false
+                }
+            }
+            overlay = rules
+        }
+        guard ok else { return nil }
+        return PaneSpec(
+            title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
+            fields: fields, columns: columns, select: select, overlay: overlay, line: line)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ResourceEngine
+
+extension DashboardSpec {
+    /// A service configured from this spec.
+    ///
+    /// Service-wide timings apply to every URL; service headers only under the base URL (`**`),
+    /// so credentials never go to another host. Then each `configure` block becomes a
+    /// `Service.configure` entry, in file order: every matching block applies, later ones win.
+    @MainActor
+    public func makeService(networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock()) -> Service {
+        let service = Service(
+            baseURL: self.service.baseURL?.value, standardTransformers: self.service.standardTransformers,
+            networking: networking, clock: clock)
+        configure(service)
+        return service
+    }
+
+    /// Adds this spec's configuration to `service`.
+    @MainActor
+    public func configure(_ service: Service) {
+        let defaults = self.service
+        if defaults.expiration != nil || defaults.retry != nil || defaults.timeout != nil {
+            service.configure(description: "service defaults") { config in
+                if let expiration = defaults.expiration { config.expirationTime = expiration }
+                if let retry = defaults.retry { config.retryTime = retry }
+                if let timeout = defaults.timeout { config.timeout = timeout }
+            }
+        }
+        if !defaults.headers.isEmpty, service.baseURL != nil {
+            let headers = defaults.headers
+            service.configure("**", description: "service headers") { config in
+                for header in headers { config.headers[header.name] = header.value.value }
+            }
+        }
+        for block in configure {
+            let transformers = block.pipeline.map { stage in
+                // Validated when the file was loaded, so building cannot fail here.
+                (stage.stage.key, stage.transformers.compactMap { try? $0.makeTransformer() })
+            }
+            service.configure(block.pattern, requestMethods: block.methods, description: "\(block.pattern) (line \(block.line))") { config in
+                if let expiration = block.expiration { config.expirationTime = expiration }
+                if let retry = block.retry { config.retryTime = retry }
+                if let timeout = block.timeout { config.timeout = timeout }
+                for header in block.headers { config.headers[header.name] = header.value.value }
+                for (key, list) in transformers {
+                    config.pipeline[key].removeTransformers()
+                    for transformer in list { config.pipeline[key].add(transformer) }
+                }
+            }
+        }
+    }
+
+    /// The resource a pane watches, with its params.
+    @MainActor
+    public func resource(for pane: PaneSpec, in service: Service) -> Resource {
+        let text = pane.resource.value
+        var resource =
+            text.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil
+            ? service.resource(absoluteURL: text) : service.resource(text)
+        if !pane.params.isEmpty {
+            resource = resource.withParams(Dictionary(pane.params.map { ($0.name, Optional($0.value.value)) }, uniquingKeysWith: { $1 }))
+        }
+        return resource
+    }
+
+    /// The spec as text with every secret redacted, for `hammock check` and logs.
+    public var redactedSummary: String {
+        var lines = ["\(title) (\(file))"]
+        if let baseURL = service.baseURL { lines.append("  baseURL: \(baseURL.display)") }
+        for header in service.headers { lines.append("  header \(header.name): \(header.displayValue)") }
+        for block in configure {
+            var parts = ["  configure \(block.pattern)"]
+            if let methods = block.methods { parts.append("[\(methods.map(\.httpName).joined(separator: ","))]") }
+            for header in block.headers { parts.append("\(header.name): \(header.displayValue)") }
+            lines.append(parts.joined(separator: " "))
+        }
+        for pane in panes {
+            lines.append("  pane \"\(pane.title)\": \(pane.method.httpName) \(pane.resource.display) every \(DurationText.format(pane.every)) as \(pane.show.rawValue)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, or a bare number of seconds.
+public enum DurationText {
+    /// Seconds for `text`, or nil when it is not a duration.
+    public static func parse(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { return nil }
+            return value * scale
+        }
+        guard let value = Double(trimmed), value.isFinite, value >= 0, trimmed.first?.isNumber == true else { return nil }
+        return value
+    }
+
+    /// A compact form for display: "250ms", "5s", "2m", "1h30m".
+    public static func format(_ seconds: TimeInterval) -> String {
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
+        if seconds < 60 {
+            return seconds.rounded() == seconds ? "\(Int(seconds))s" : String(format: "%.1fs", seconds)
+        }
+        let whole = Int(seconds.rounded())
+        if whole < 3600 { return whole % 60 == 0 ? "\(whole / 60)m" : "\(whole / 60)m\(whole % 60)s" }
+        return whole % 3600 == 0 ? "\(whole / 3600)h" : "\(whole / 3600)h\((whole % 3600) / 60)m"
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import ResourceEngine
+import Yams
+
+/// Reads YAML nodes into typed values, collecting every problem with its position instead of
+/// stopping at the first.
+struct NodeReader {
+    let file: String
+    let interpolator: EnvironmentInterpolator
+    var problems: [ConfigProblem] = []
+
+    init(file: String, environment: [String: String]) {
+        self.file = file
+        self.interpolator = EnvironmentInterpolator(environment: environment)
+    }
+
+    mutating func problem(at node: Node?, _ message: String) {
+        let mark = node?.mark
+        problems.append(ConfigProblem(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, message: message))
+    }
+
+    mutating func problem(line: Int, column: Int, _ message: String) {
+        problems.append(ConfigProblem(file: file, line: line, column: column, message: message))
+    }
+
+    /// A mapping's entries with string keys; reports a non-mapping, non-string and duplicate keys.
+    mutating func mapping(_ node: Node, _ what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            problem(at: node, "\(what) must be a mapping (key: value), not \(describe(node))")
+            return nil
+        }
+        var seen = Set<String>()
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                problem(at: keyNode, "keys in \(what) must be plain names")
+                continue
+            }
+            if !seen.insert(scalar.string).inserted {
+                problem(at: keyNode, "duplicate key \"\(scalar.string)\" in \(what)")
+                continue
+            }
+            entries.append((scalar.string, keyNode, value))
+        }
+        return entries
+    }
+
+    /// Reports keys not in `allowed`, with a suggestion.
+    mutating func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) {
+        for entry in entries where !allowed.contains(entry.key) {
+            problem(at: entry.keyNode, "unknown key \"\(entry.key)\" in \(what)" + Suggestions.hint(for: entry.key, in: allowed))
+        }
+    }
+
+    mutating func string(_ node: Node, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node else {
+            problem(at: node, "\(what) must be text, not \(describe(node))")
+            return nil
+        }
+        if node.null != nil, scalar.style == .plain {
+            problem(at: node, "\(what) must not be empty")
+            return nil
+        }
+        return scalar.string
+    }
+
+    mutating func interpolated(_ node: Node, _ what: String) -> ConfigString? {
+        guard let text = string(node, what) else { return nil }
+        switch interpolator.interpolate(text) {
+        case .success(let value): return value
+        case .failure(let failure):
+            problem(at: node, "\(what): \(failure)")
+            return nil
+        }
+    }
+
+    mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {
+        guard case .scalar = node, let value = node.int else {
+            problem(at: node, "\(what) must be a whole number, not \(describe(node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            problem(at: node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+        guard case .scalar = node, let value = node.bool else {
+            problem(at: node, "\(what) must be true or false, not \(describe(node))")
+            return nil
+        }
+        return value
+    }
+
+    mutating func duration(_ node: Node, _ what: String, minimum: TimeInterval = 0) -> TimeInterval? {
+        guard case .scalar(let scalar) = node else {
+            problem(at: node, "\(what) must be a duration like 250ms, 5s or 2m, not \(describe(node))")
+            return nil
+        }
+        guard let seconds = DurationText.parse(scalar.string) else {
+            problem(at: node, "\(what): \"\(scalar.string)\" is not a duration (use e.g. 250ms, 5s, 2m, 1h)")
+            return nil
+        }
+        guard seconds >= minimum, minimum == 0 || seconds > 0 else {
+            problem(at: node, "\(what) must be at least \(DurationText.format(minimum)), not \(scalar.string)")
+            return nil
+        }
+        return seconds
+    }
+
+    /// A list of text; a single scalar counts as a list of one.
+    mutating func stringList(_ node: Node, _ what: String) -> [String]? {
+        switch node {
+        case .sequence(let sequence):
+            var result: [String] = []
+            for item in sequence {
+                guard let text = string(item, "each item of \(what)") else { return nil }
+                result.append(text)
+            }
+            return result
+        case .scalar:
+            return string(node, what).map { [$0] }
+        default:
+            problem(at: node, "\(what) must be a list, not \(describe(node))")
+            return nil
+        }
+    }
+
+    /// YAML to JSON, keeping key order; quoted scalars stay strings.
+    mutating func json(_ node: Node, _ what: String) -> JSON? {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain {
+                if node.null != nil { return .null }
+                if let bool = node.bool { return .bool(bool) }
+                if let int = node.int { return .int(int) }
+                if let double = node.float { return .double(double) }
+            }
+            switch interpolator.interpolate(scalar.string) {
+            case .success(let value): return .string(value.value)
+            case .failure(let failure):
+                problem(at: node, "\(what): \(failure)")
+                return nil
+            }
+        case .sequence(let sequence):
+            var items: [JSON] = []
+            for item in sequence {
+                guard let value = json(item, what) else { return nil }
+                items.append(value)
+            }
+            return .array(items)
+        case .mapping:
+            guard let entries = mapping(node, what) else { return nil }
+            var object = JSONObject()
+            for entry in entries {
+                guard let value = json(entry.value, what) else { return nil }
+                object[entry.key] = value
+            }
+            return .object(object)
+        case .alias:
+            problem(at: node, "\(what): aliases are not supported")
+            return nil
+        }
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): node.null != nil && scalar.style == .plain ? "nothing" : "\"\(scalar.string)\""
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ResourceEngine
+
+/// One `configure:` block: a URL pattern, optional methods, and what to set for matching requests.
+public struct ConfigureBlockSpec: Sendable {
+    public var pattern: String
+    public var methods: [RequestMethod]?
+    public var expiration: TimeInterval?
+    public var retry: TimeInterval?
+    public var timeout: TimeInterval?
+    public var headers: [HeaderSpec]
+    /// Stages the block sets, in file order; each replaces that stage's transformers.
+    public var pipeline: [StageSpec]
+    /// Where the block starts in the file, for messages.
+    public var line: Int
+}
+
+/// The transformers a block puts at one stage (an empty list clears the stage).
+public struct StageSpec: Sendable {
+    public var stage: StageName
+    public var transformers: [TransformerSpec]
+}
+
+/// The pipeline stages a config file may name.
+public enum StageName: String, CaseIterable, Sendable {
+    case rawData, decoding, parsing, model, cleanup
+
+    public var key: PipelineStageKey {
+        switch self {
+        case .rawData: .rawData
+        case .decoding: .decoding
+        case .parsing: .parsing
+        case .model: .model
+        case .cleanup: .cleanup
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ResourceEngine
+
+/// One pane: which resource it watches, how often, and how it shows the data.
+public struct PaneSpec: Sendable {
+    public var title: String
+    /// A path under the base URL, or an absolute URL.
+    public var resource: ConfigString
+    public var params: [(name: String, value: ConfigString)]
+    public var method: RequestMethod
+    public var body: JSON?
+    /// How often the pane calls `loadIfNeeded()`.
+    public var every: TimeInterval
+    public var show: ShowMode
+    public var fields: [String]?
+    public var columns: [String]?
+    /// A JSON path applied when displaying (the resource's data stays whole, shared by panes).
+    public var select: String?
+    public var overlay: [OverlayRule]?
+    /// Where the pane starts in the file, for messages.
+    public var line: Int
+}
+
+/// How a pane renders its data.
+public enum ShowMode: String, CaseIterable, Sendable {
+    case fields, table, text, json, value
+}
+
+/// The status overlay's rules, as Siesta's `ResourceStatusOverlay` names them.
+public enum OverlayRule: String, CaseIterable, Sendable {
+    case loading, manualLoading, anyData, allData, error
+}
+
+/// The `layout:` section.
+public struct LayoutSpec: Sendable {
+    public var columns: Int
+}

@@ -1,0 +1,158 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+@MainActor
+@Suite struct ApplyTests {
+    let text = """
+        service:
+          baseURL: https://api.example.test/v2/
+          headers:
+            Authorization: Bearer ${TOKEN}
+          expiration: 20s
+          retry: 3s
+          timeout: 4s
+        configure:
+          - pattern: /orders/**
+            methods: [GET]
+            expiration: 10s
+            pipeline:
+              model: [ { select: items } ]
+          - pattern: /orders/urgent
+            headers:
+              X-Priority: high
+            timeout: 1s
+          - pattern: /legacy/**
+            pipeline:
+              parsing: []
+              cleanup: [ { errorMessage: [responseStatus.message] } ]
+        panes:
+          - title: Orders
+            resource: /orders/open
+            params: { state: open, limit: "5" }
+            show: table
+            columns: [id, total]
+          - title: Elsewhere
+            resource: https://status.other.test/health
+        """
+
+    private func makeService() throws -> (Service, FakeNetworkingProvider, DashboardSpec) {
+        let spec = try ConfigLoader.parse(text, file: "t.yaml", environment: ["TOKEN": "abc"])
+        let network = FakeNetworkingProvider()
+        return (spec.makeService(networking: network, clock: ManualClock()), network, spec)
+    }
+
+    @Test func serviceDefaultsApplyEverywhereHeadersOnlyUnderTheBase() throws {
+        let (service, _, _) = try makeService()
+        let health = service.resource("/health").configuration
+        #expect(health.expirationTime == 20)
+        #expect(health.retryTime == 3)
+        #expect(health.timeout == 4)
+        #expect(health.headers == ["Authorization": "Bearer abc"])
+        let elsewhere = service.resource(absoluteURL: "https://status.other.test/health").configuration
+        #expect(elsewhere.expirationTime == 20)
+        #expect(elsewhere.headers.isEmpty, "credentials never go to another host")
+    }
+
+    @Test func blocksApplyInFileOrderWithMethodFilters() throws {
+        let (service, _, _) = try makeService()
+        let urgent = service.resource("/orders/urgent")
+        #expect(urgent.configuration(for: .get).expirationTime == 10)
+        #expect(urgent.configuration(for: .get).timeout == 1)
+        #expect(urgent.configuration(for: .get).headers == ["Authorization": "Bearer abc", "X-Priority": "high"])
+        #expect(urgent.configuration(for: .post).expirationTime == 20, "the GET-only block does not apply to POST")
+        #expect(urgent.configuration(for: .post).pipeline[.model].transformers.isEmpty)
+        #expect(urgent.configuration(for: .get).pipeline[.model].transformers.count == 1)
+        #expect(service.resource("/orders").configuration.expirationTime == 20, "/orders/** does not match /orders itself")
+    }
+
+    @Test func pipelinesShapeResponses() async throws {
+        let (service, network, spec) = try makeService()
+        let orders = spec.resource(for: spec.panes[0], in: service)
+        #expect(orders.url.absoluteString == "https://api.example.test/v2/orders/open?limit=5&state=open")
+        network.stub(.get, orders.url.absoluteString, .json(#"{"items":[{"id":1,"total":5}],"page":1}"#))
+        _ = try await orders.load().awaitResult()
+        #expect(orders.json == [["id": 1, "total": 5]])
+        #expect(network.receivedRequests[0].value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        #expect(network.receivedRequests[0].timeoutInterval == 4)
+    }
+
+    @Test func emptyStageListsClearTheStandardParsers() async throws {
+        let (service, network, _) = try makeService()
+        let legacy = service.resource("/legacy/balance")
+        network.stub(.get, legacy.url.absoluteString, .json(#"{"responseStatus":{"message":"Ledger locked"}}"#, status: 423))
+        _ = try await legacy.load().awaitResult()
+        #expect(legacy.latestError?.userMessage == "Ledger locked")
+        #expect(legacy.latestError?.entity?.content is Data, "parsing was cleared; errorMessage parsed the bytes itself")
+    }
+
+    @Test func absolutePaneResourcesIgnoreTheBase() throws {
+        let (service, _, spec) = try makeService()
+        #expect(spec.resource(for: spec.panes[1], in: service).url.absoluteString == "https://status.other.test/health")
+    }
+
+    @Test func standardTransformersCanBeChosen() async throws {
+        let spec = try ConfigLoader.parse("service:\n  baseURL: https://x.test/\n  transformers: [text]\npanes:\n  - title: A\n    resource: /a\n", file: "t.yaml")
+        let network = FakeNetworkingProvider()
+        let service = spec.makeService(networking: network, clock: ManualClock())
+        let resource = service.resource("/a")
+        network.stub(.get, resource.url.absoluteString, .json("[1]"))
+        _ = try await resource.load().awaitResult()
+        #expect(resource.latestData?.content is Data)
+    }
+}
+
+@MainActor
+@Suite(.serialized) struct ReloadTests {
+    let good = "service:\n  baseURL: https://x.test/\npanes:\n  - title: One\n    resource: /one\n"
+    let better = "service:\n  baseURL: https://x.test/\npanes:\n  - title: One\n    resource: /one\n  - title: Two\n    resource: /two\n"
+    let broken = "service:\n  baseURL: https://x.test/\npanes:\n  - title: One\n    resourc: /one\n"
+
+    private func tempFile(_ text: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("hammock.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aBrokenFileKeepsTheRunningConfig() throws {
+        let path = try tempFile(good)
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path))
+        try broken.write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .rejected(let errors) = reloader.reload() else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(errors.problems.map(\.message) == [
+            #"pane "One" needs a resource (a path like /health or a URL)"#,
+            #"unknown key "resourc" in a pane (did you mean "resource"?)"#,
+        ])
+        #expect(errors.problems.map(\.line) == [4, 5])
+        #expect(reloader.current.panes.map(\.title) == ["One"])
+        try better.write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .reloaded(let spec) = reloader.reload() else {
+            Issue.record("expected a reload")
+            return
+        }
+        #expect(spec.panes.map(\.title) == ["One", "Two"])
+        #expect(reloader.current.panes.count == 2)
+        if case .unchanged = reloader.reload() {} else { Issue.record("an unchanged file is not reloaded") }
+    }
+
+    @Test func watchingNoticesAnEditorStyleSave() async throws {
+        let path = try tempFile(good)
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path))
+        defer { reloader.stop() }
+        let titles: [String] = try await awaitCallback("the reload") { done in
+            reloader.watch(debounce: 0.05) { outcome in
+                if case .reloaded(let spec) = outcome { done(spec.panes.map(\.title)) }
+            }
+            // Editors write a new file and rename it over the old one.
+            try? better.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(titles == ["One", "Two"])
+    }
+}

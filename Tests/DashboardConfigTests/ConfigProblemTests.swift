@@ -1,0 +1,188 @@
+import DashboardConfig
+import Testing
+
+/// One fixture per kind of mistake, with the exact messages and positions a user sees.
+@Suite struct ConfigProblemTests {
+    private func problems(_ text: String, file: String = "hammock.yaml", environment: [String: String] = [:]) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(text, file: file, environment: environment)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func emptyFile() {
+        #expect(problems("") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
+        #expect(problems("# only a comment\n") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
+    }
+
+    @Test func yamlSyntaxPointsAtTheProblemAndWhereItStarted() {
+        #expect(problems("title: x\npanes:\n  - title: [unclosed\n") == [
+            "hammock.yaml:4:1: YAML syntax: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 3, column 12)"
+        ])
+        #expect(problems("a: b\n  c: d\n").first?.hasPrefix("hammock.yaml:2:4: YAML syntax:") == true)
+    }
+
+    @Test func unknownKeysSuggestTheIntendedOne() {
+        let text = """
+            title: Shop
+            servce:
+              baseURL: https://x.test/
+            panes:
+              - title: A
+                resource: /a
+                evry: 5s
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:2:1: unknown key "servce" in the file (did you mean "service"?)"#,
+            #"hammock.yaml:6:15: resource "/a" is a path, so service.baseURL is needed"#,
+            #"hammock.yaml:7:5: unknown key "evry" in a pane (did you mean "every"?)"#,
+        ])
+    }
+
+    @Test func wrongTypesAndBadDurations() {
+        let text = """
+            service:
+              baseURL: https://x.test/
+              expiration: soon
+              timeout: 0s
+            panes:
+              - title: A
+                resource: /a
+                every: 10ms
+                show: fields
+                fields: status
+              - title: B
+                resource: [a, b]
+            layout:
+              columns: 40
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:3:15: service.expiration: "soon" is not a duration (use e.g. 250ms, 5s, 2m, 1h)"#,
+            "hammock.yaml:4:12: service.timeout must be at least 1ms, not 0s",
+            "hammock.yaml:8:12: every must be at least 100ms, not 10ms",
+            "hammock.yaml:12:15: resource must be text, not a list",
+            "hammock.yaml:14:12: layout.columns must be between 1 and 12, not 40",
+        ])
+    }
+
+    @Test func showModesFieldsColumnsAndDuplicateTitles() {
+        let text = """
+            service:
+              baseURL: https://x.test/
+            panes:
+              - title: A
+                resource: /a
+                show: tabel
+              - title: B
+                resource: /b
+                show: table
+                fields: [a]
+              - title: C
+                resource: /c
+                show: value
+                columns: [a]
+              - title: A
+                resource: /d
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:6:11: unknown show mode "tabel" (one of fields, table, text, json, value) (did you mean "table"?)"#,
+            "hammock.yaml:10:5: fields only apply to show: fields (this pane shows table; use columns)",
+            "hammock.yaml:14:5: columns only apply to show: table (this pane shows value)",
+            #"hammock.yaml:15:12: duplicate pane title "A" (first used on line 4)"#,
+        ])
+    }
+
+    @Test func patternsMethodsStagesAndTransformers() {
+        let text = """
+            service:
+              baseURL: https://x.test/
+            configure:
+              - pattern: /a/***
+                methods: [GET, FETCH]
+                pipeline:
+                  modle: [json]
+                  model:
+                    - { selct: items }
+                    - { regex: "(unclosed" }
+                    - { limit: -1 }
+                    - { select: "items[" }
+                    - limit
+              - methods: [GET]
+            panes:
+              - title: A
+                resource: /a
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:4:14: pattern "/a/***": *** is not a wildcard (use * within a segment or ** across segments)"#,
+            #"hammock.yaml:5:14: unknown method "FETCH""#,
+            #"hammock.yaml:7:7: unknown pipeline stage "modle" (did you mean "model"?)"#,
+            #"hammock.yaml:9:13: unknown transformer "selct" (did you mean "select"?)"#,
+            #"hammock.yaml:10:20: regex: invalid pattern "(unclosed""#,
+            "hammock.yaml:11:20: limit must be between 0 and 1000000, not -1",
+            #"hammock.yaml:12:21: select: invalid path "items[": missing ']' at position 6"#,
+            "hammock.yaml:13:11: limit needs a number, e.g. { limit: 10 }",
+            "hammock.yaml:14:5: a configure block needs a pattern (e.g. pattern: /orders/**)",
+        ])
+    }
+
+    @Test func environmentAndBodyProblems() {
+        let text = """
+            service:
+              baseURL: ${BASE}
+              headers:
+                Authorization: Bearer ${TOKEN
+                X-Key: ${API_KEY}
+            panes:
+              - title: A
+                resource: /a
+                method: GET
+                body: { q: 1 }
+            """
+        #expect(problems(text, environment: ["BASE": "https://x.test/"]) == [
+            "hammock.yaml:4:20: service.headers.Authorization: unterminated ${ in value",
+            "hammock.yaml:5:12: service.headers.X-Key: environment variable API_KEY is not set (use ${API_KEY:-default} for a fallback)",
+            "hammock.yaml:10:5: body needs method POST, PUT or PATCH (this pane uses GET)",
+        ])
+    }
+
+    @Test func resourcesNeedABaseURLOrAnHTTPURL() {
+        let text = """
+            panes:
+              - title: A
+                resource: /a
+              - title: B
+                resource: ftp://x.test/b
+              - title: C
+                resource: https://elsewhere.test/c
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:3:15: resource "/a" is a path, so service.baseURL is needed"#,
+            #"hammock.yaml:5:15: resource "ftp://x.test/b" must be a path or an http(s) URL"#,
+        ])
+    }
+
+    @Test func missingPanesAndNonMappingRoot() {
+        #expect(problems("title: x\n") == ["hammock.yaml:1:1: the file has no panes; add a panes: list"])
+        #expect(problems("- a\n- b\n") == [#"hammock.yaml:1:1: the file must be a mapping (key: value), not a list"#])
+        #expect(problems("service:\n  baseURL: https://x.test/\npanes: []\n") == ["hammock.yaml:3:8: panes is empty; add at least one pane"])
+    }
+
+    @Test func aMissingOrUnreadableFileIsAProblemToo() {
+        do {
+            _ = try ConfigLoader.load(path: "/nonexistent/hammock.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/hammock.yaml:1:1: no such file")
+        }
+    }
+
+    @Test func neverCrashesOnOddInput() {
+        let odd = ["{", "]", ": :", "\u{0}", "panes: 3", "panes: [1, [2], {a: b}]", "service: [1]", "&a [*a]", "panes:\n  - *x\n",
+                   "panes:\n  - title: a\n    resource: /a\n    body: &x [*x]\n", String(repeating: "[", count: 2000)]
+        for text in odd {
+            #expect(!problems(text).isEmpty, "\(text.prefix(20))")
+        }
+    }
+}
