@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "CursesBackend", targets: ["CursesBackend"]),
         .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
+        .library(name: "Dashboard", targets: ["Dashboard"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
     ],
     dependencies: [
@@ -40,6 +41,17 @@ let package = Package(
         .testTarget(
             name: "DashboardConfigTests",
             dependencies: ["DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            swiftSettings: strict),
+        .target(
+            name: "Dashboard",
+            dependencies: [
+                "ResourceEngine", "TerminalUI", "DashboardConfig",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI"],
             swiftSettings: strict),
         .systemLibrary(
             name: "CNCursesW", path: "Modules/CNCursesW",

@@ -59,7 +59,7 @@ extension JSON {
     }
 
     /// A number as the shortest text that reads back the same; whole numbers without ".0".
-    static func format(_ d: Double) -> String {
+    public static func format(_ d: Double) -> String {
         if d.rounded() == d, abs(d) < 1e15 { return String(Int(d)) }
         return "\(d)"
     }

@@ -44,19 +44,21 @@ public struct Block: Widget {
             buffer[left, bottom] = Cell("└", style: borderStyle)
             buffer[right, bottom] = Cell("┘", style: borderStyle)
         }
-        // Titles sit between the corners, each padded by a space, the right one taking at most
-        // half the room and at least one border cell left between them.
+        // Titles sit between the corners, each padded by a space, with at least one border cell
+        // between them. When both do not fit, the left title keeps at least half the room.
         let room = area.width - 2
         guard room >= 3 else { return }
-        var rightText = ""
-        if !rightTitle.isEmpty, room / 2 >= 3 {
-            rightText = " " + DisplayWidth.truncate(rightTitle, to: room / 2 - 2) + " "
+        let leftNeed = title.isEmpty ? 0 : DisplayWidth.of(title) + 2
+        let rightNeed = rightTitle.isEmpty ? 0 : DisplayWidth.of(rightTitle) + 2
+        var leftRoom = leftNeed
+        var rightRoom = rightNeed
+        if leftNeed + rightNeed + (rightNeed > 0 ? 1 : 0) > room {
+            leftRoom = min(leftNeed, max(room / 2, room - rightNeed - 1))
+            rightRoom = room - leftRoom - 1
         }
-        let leftRoom = room - DisplayWidth.of(rightText) - (rightText.isEmpty ? 0 : 1)
-        var leftText = ""
-        if !title.isEmpty, leftRoom >= 3 {
-            leftText = " " + DisplayWidth.truncate(title, to: leftRoom - 2) + " "
-        }
+        let rightText = rightNeed > 0 && rightRoom >= 3 ? " " + DisplayWidth.truncate(rightTitle, to: rightRoom - 2) + " " : ""
+        if rightText.isEmpty { leftRoom = min(leftNeed, room) }
+        let leftText = leftNeed > 0 && leftRoom >= 3 ? " " + DisplayWidth.truncate(title, to: leftRoom - 2) + " " : ""
         if !leftText.isEmpty { buffer.setString(x: left + 1, y: top, leftText, style: titleStyle) }
         if !rightText.isEmpty {
             buffer.setString(x: right - DisplayWidth.of(rightText), y: top, rightText, style: rightTitleStyle)

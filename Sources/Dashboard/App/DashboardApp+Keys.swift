@@ -1,0 +1,100 @@
+import TerminalUI
+
+extension DashboardApp {
+    func handleKey(_ key: KeyEvent) {
+        defer { requestFrame() }
+        if key == .ctrl("c") { return quit(130) }
+        if key == .ctrl("z") {
+            onSuspend?()
+            return
+        }
+        switch mode {
+        case .help, .events:
+            if [.escape, .character("q"), .character("?"), .character("e"), .enter].contains(key) { mode = .normal }
+        case .filtering:
+            handleFilterKey(key)
+        case .normal:
+            if isZoomed, handleZoomKey(key) { return }
+            handleNormalKey(key)
+        }
+    }
+
+    private func handleFilterKey(_ key: KeyEvent) {
+        switch key {
+        case .enter: mode = .normal
+        case .escape:
+            filter = ""
+            mode = .normal
+        case .backspace: filter = String(filter.dropLast())
+        case .character(let c): filter.append(c)
+        default: break
+        }
+        selection = 0
+        clampSelection()
+    }
+
+    /// Keys that mean something else while zoomed; false lets normal handling see the key.
+    private func handleZoomKey(_ key: KeyEvent) -> Bool {
+        guard let pane = selectedPane else {
+            isZoomed = false
+            return false
+        }
+        let page = max(1, (terminal?.size.rows ?? 24) - 4)
+        switch key {
+        case .escape, .enter: isZoomed = false
+        case .character("j"), .down: scroll(pane, by: 1)
+        case .character("k"), .up: scroll(pane, by: -1)
+        case .pageDown, .character(" "): scroll(pane, by: page)
+        case .pageUp: scroll(pane, by: -page)
+        case .home, .character("g"): pane.scroll = 0
+        case .end, .character("G"): scroll(pane, by: Int.max / 2)
+        default: return false
+        }
+        return true
+    }
+
+    private func scroll(_ pane: Pane, by delta: Int) {
+        let width = (terminal?.size.columns ?? 80) - 2
+        let height = (terminal?.size.rows ?? 24) - 4
+        let content = pane.resource.latestData.map { PaneContent(spec: pane.spec, content: $0.content).lineCount(width: width) } ?? 0
+        let maximum = max(0, content - height)
+        pane.scroll = max(0, min(maximum, pane.scroll.addingReportingOverflow(delta).partialValue))
+    }
+
+    private func handleNormalKey(_ key: KeyEvent) {
+        let count = visiblePanes.count
+        switch key {
+        case .character("q"): quit(0)
+        case .character("r"): selectedPane?.reload()
+        case .character("t"): selectedPane?.retry()
+        case .character("R"): for pane in panes { pane.reload() }
+        case .character("p"): isPaused.toggle()
+        case .character("s"):
+            let current = selectedPane
+            sortFailingFirst.toggle()
+            reselect(current)
+        case .character("e"): mode = .events
+        case .character("?"): mode = .help
+        case .character("/"): mode = .filtering
+        case .escape:
+            if !filter.isEmpty {
+                filter = ""
+                clampSelection()
+            }
+        case .enter: if selectedPane != nil { isZoomed = true }
+        case .tab: if count > 0 { selection = (selection + 1) % count }
+        case .backTab: if count > 0 { selection = (selection - 1 + count) % count }
+        case .right, .character("l"): selection = min(count - 1, selection + 1)
+        case .left, .character("h"): selection = max(0, selection - 1)
+        case .down, .character("j"): if selection + gridColumns < count { selection += gridColumns }
+        case .up, .character("k"): if selection - gridColumns >= 0 { selection -= gridColumns }
+        default: break
+        }
+        clampSelection()
+    }
+
+    private func reselect(_ pane: Pane?) {
+        guard let pane, let index = visiblePanes.firstIndex(where: { $0 === pane }) else { return }
+        selection = index
+    }
+}

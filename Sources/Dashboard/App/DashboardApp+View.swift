@@ -1,0 +1,239 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import TerminalUI
+
+extension DashboardApp {
+    /// The smallest terminal the dashboard draws in.
+    public static let minimumSize = Size(columns: 30, rows: 6)
+    /// Below this many rows per pane, panes collapse to one line each.
+    static let minimumPaneHeight = 4
+    /// Narrowest pane in the grid.
+    static let minimumPaneWidth = 24
+
+    /// Columns the grid uses at the current width.
+    var gridColumns: Int {
+        let width = terminal?.size.columns ?? 80
+        return max(1, min(spec.layout.columns, width / Self.minimumPaneWidth))
+    }
+
+    func render(into buffer: inout Buffer) {
+        let area = buffer.area
+        guard area.width >= Self.minimumSize.columns, area.height >= Self.minimumSize.rows else {
+            let message = "Terminal too small: \(area.width)x\(area.height) (Hammock needs \(Self.minimumSize))"
+            Paragraph(message, alignment: .center).render(into: area, buffer: &buffer)
+            return
+        }
+        let rows = Layout.vertical([.length(1), .fill(1), .length(1)]).split(area)
+        renderHeader(into: rows[0], buffer: &buffer)
+        renderFooter(into: rows[2], buffer: &buffer)
+        let body = rows[1]
+        let visible = visiblePanes
+        if visible.isEmpty {
+            let text = filter.isEmpty ? "No panes." : "No pane matches \"\(filter)\" (Esc clears the filter)"
+            Paragraph(text, style: Style().dimmed, alignment: .center)
+                .render(into: body.centered(width: body.width, height: 1), buffer: &buffer)
+        } else if isZoomed, let pane = selectedPane {
+            renderPane(pane, selected: true, into: body, buffer: &buffer, zoomed: true)
+        } else {
+            renderGrid(visible, into: body, buffer: &buffer)
+        }
+        switch mode {
+        case .help: Modal(title: "Keys", lines: Self.helpLines).render(into: body, buffer: &buffer)
+        case .events: renderEvents(into: body, buffer: &buffer)
+        case .normal, .filtering: break
+        }
+    }
+
+    // MARK: Header and footer
+
+    private func renderHeader(into area: Rect, buffer: inout Buffer) {
+        let counts = panes.reduce(into: (ok: 0, failing: 0, loading: 0)) { counts, pane in
+            switch pane.health {
+            case .ok: counts.ok += 1
+            case .failing: counts.failing += 1
+            case .loading, .waiting: break
+            }
+            if pane.resource.isLoading { counts.loading += 1 }
+        }
+        let file = URL(fileURLWithPath: spec.file).lastPathComponent
+        var left = " \(spec.title) · \(file) · \(panes.count) pane\(panes.count == 1 ? "" : "s")  ✓\(counts.ok) ✗\(counts.failing) ⟳\(counts.loading)"
+        if isPaused { left += "  ⏸ paused" }
+        if !filter.isEmpty || mode == .filtering { left += "  /\(filter)" }
+        if sortFailingFirst { left += "  failing first" }
+        let right = "\(Formatting.clock(clock.now, timeZone: timeZone))   ? help "
+        StatusBar(left: left, right: right, style: Style().reversed).render(into: area, buffer: &buffer)
+    }
+
+    private func renderFooter(into area: Rect, buffer: inout Buffer) {
+        if let statusMessage {
+            StatusBar(left: " ⚠ " + statusMessage, style: Style(foreground: .red).bolded).render(into: area, buffer: &buffer)
+            return
+        }
+        let hints: String
+        switch mode {
+        case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
+        case .help, .events: hints = " Esc close"
+        case .normal:
+            if isZoomed {
+                hints = " j/k scroll  PgUp/PgDn page  r reload  t retry  Esc back  q quit"
+            } else {
+                var keys = ["r reload", "t retry", "R reload all", "tab next", "⏎ zoom", "e events", "/ filter", "s sort", isPaused ? "p resume" : "p pause", "q quit"]
+                if selectedPane?.health != .failing { keys.removeAll { $0 == "t retry" } }
+                hints = " " + keys.joined(separator: "  ")
+            }
+        }
+        StatusBar(left: hints, style: Style().dimmed).render(into: area, buffer: &buffer)
+    }
+
+    static let helpLines = [
+        "r          reload the selected pane",
+        "t          retry a failed pane",
+        "R          reload every pane",
+        "←↓↑→ hjkl  move between panes (Tab / Shift-Tab too)",
+        "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back",
+        "e          recent resource events",
+        "/          filter panes by title or URL",
+        "s          sort failing panes first",
+        "p          pause / resume automatic refresh",
+        "Ctrl-Z     suspend      q / Ctrl-C  quit",
+    ]
+
+    // MARK: Grid
+
+    private func renderGrid(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
+        let columns = gridColumns
+        let rowCount = (visible.count + columns - 1) / columns
+        if area.height / rowCount < Self.minimumPaneHeight {
+            renderCollapsed(visible, into: area, buffer: &buffer)
+            return
+        }
+        for (index, rect) in Layout.grid(area, count: visible.count, columns: columns).enumerated() {
+            renderPane(visible[index], selected: index == selection, into: rect, buffer: &buffer, zoomed: false)
+        }
+    }
+
+    /// One line per pane; the window scrolls to keep the selection in view.
+    private func renderCollapsed(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
+        let capacity = area.height
+        let first = max(0, min(selection - capacity + 1, visible.count - capacity))
+        let titleWidth = min(24, visible.map { DisplayWidth.of($0.spec.title) }.max() ?? 0)
+        for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
+            let pane = visible[index]
+            let (mark, style) = marker(for: pane)
+            let y = area.y + row
+            let selected = index == selection
+            var x = buffer.setString(x: area.x, y: y, selected ? "▸" : " ", style: Style().bolded)
+            x = buffer.setString(x: x, y: y, mark + " ", style: style)
+            x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.spec.title, to: titleWidth), style: selected ? Style().bolded : .plain)
+            buffer.setString(x: x + 2, y: y, summary(of: pane), style: Style().dimmed, maxWidth: area.right - x - 2)
+        }
+    }
+
+    private func marker(for pane: Pane) -> (String, Style) {
+        switch pane.health {
+        case .ok: ("✓", Style().fg(.green))
+        case .failing: ("✗", Style().fg(.red).bolded)
+        case .loading, .waiting: (Spinner(tick: spinnerTick).symbol, Style().fg(.yellow))
+        }
+    }
+
+    /// A one-line summary: status, latency, and the data or the error.
+    private func summary(of pane: Pane) -> String {
+        var parts = [statusText(for: pane)]
+        if let error = pane.resource.latestError {
+            parts.append(error.userMessage)
+        } else if let data = pane.resource.latestData {
+            let content = PaneContent(spec: pane.spec, content: data.content)
+            if case .success(let value) = content.selected {
+                parts.append(pane.spec.show == .fields ? content.fieldPairs(value).map { "\($0.key) \($0.value)" }.joined(separator: "  ") : PaneContent.inline(value))
+            }
+        }
+        return parts.filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    // MARK: One pane
+
+    /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
+    func statusText(for pane: Pane) -> String {
+        let resource = pane.resource
+        var parts: [String] = []
+        if let metrics = resource.latestMetrics {
+            parts.append(metrics.statusCode.map(String.init) ?? "no response")
+            parts.append(Formatting.latency(metrics.latency))
+        }
+        if resource.latestError != nil {
+            parts.append("error")
+        } else if let data = resource.latestData {
+            parts.append(Formatting.age(max(0, clock.now - data.timestamp)))
+        }
+        if resource.isLoading {
+            parts.append((parts.isEmpty ? "loading " : "") + Spinner(tick: spinnerTick).symbol)
+        }
+        if parts.isEmpty { parts.append(isPaused ? "paused" : "waiting") }
+        return parts.joined(separator: " · ")
+    }
+
+    private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
+        let health = pane.health
+        var border = Style.plain
+        if health == .failing { border = border.fg(.red) }
+        if selected { border = border.fg(health == .failing ? .red : .cyan).bolded }
+        let block = Block(
+            title: (selected && !zoomed ? "▸ " : "") + pane.spec.title, rightTitle: statusText(for: pane), borderStyle: border,
+            titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
+            rightTitleStyle: health == .failing ? Style().fg(.red) : Style().dimmed)
+        block.render(into: area, buffer: &buffer)
+        let inner = block.inner(area).inset(horizontal: 1)
+        guard !inner.isEmpty else { return }
+        switch pane.overlay.state {
+        case .loading:
+            let line = "\(Spinner(tick: spinnerTick).symbol) Loading…"
+            Paragraph(line, style: Style().fg(.yellow), alignment: .center).render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
+        case .error(let error):
+            renderError(error, pane: pane, into: inner, buffer: &buffer)
+        case .success:
+            if let data = pane.resource.latestData {
+                PaneContent(spec: pane.spec, content: data.content).render(into: inner, buffer: &buffer, scroll: zoomed ? pane.scroll : 0)
+            } else {
+                Paragraph(isPaused ? "paused: press r to load" : "no data yet", style: Style().dimmed, alignment: .center)
+                    .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
+            }
+        }
+    }
+
+    private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
+        let detail = error.httpStatusCode.map { "\($0) · \(error.userMessage)" } ?? error.userMessage
+        let age = pane.resource.latestData.map { "last data " + Formatting.age(max(0, clock.now - $0.timestamp)) } ?? "no data yet"
+        let lines: [(String, Style)] = [
+            ("Unable to load data.", Style().bolded),
+            (detail, Style().fg(.red)),
+            ("[t] Try again      \(age)", Style().dimmed),
+        ]
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() where top + offset < area.bottom {
+            buffer.setString(x: area.x, y: top + offset, DisplayWidth.truncate(line.0, to: area.width), style: line.1)
+        }
+    }
+
+    // MARK: Events
+
+    private func renderEvents(into area: Rect, buffer: inout Buffer) {
+        let box = area.inset(horizontal: 2, vertical: 1)
+        let room = max(1, box.height - 2)
+        let lines = eventLog.entries.suffix(room).map { entry -> String in
+            var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? entry.url, entry.event]
+            if let status = entry.statusCode { parts.append(String(status)) }
+            if let latency = entry.latency { parts.append(Formatting.latency(latency)) }
+            if let message = entry.message { parts.append(message) }
+            return parts.joined(separator: "  ")
+        }
+        buffer.fill(box)
+        let block = Block(title: "Events (latest last)", rightTitle: "Esc close")
+        block.render(into: box, buffer: &buffer)
+        let inner = block.inner(box).inset(horizontal: 1)
+        for (row, line) in (lines.isEmpty ? ["no events yet"] : lines).enumerated() where row < inner.height {
+            buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(line, to: inner.width))
+        }
+    }
+}

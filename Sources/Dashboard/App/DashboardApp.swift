@@ -1,0 +1,245 @@
+import DashboardConfig
+import Dispatch
+import Foundation
+import ResourceEngine
+import TerminalUI
+
+/// The dashboard: panes bound to resources, keys, timers, and the screen.
+///
+/// One mutation path: keys, resizes, resource events, timers and config reloads arrive as
+/// `Message`s through `send(_:)`; the app changes its state and asks for a frame; frames are
+/// coalesced, so many messages in one main-queue turn draw once, and an unchanged frame writes
+/// nothing (the terminal's diff). Everything runs headless with a `TestBackend`, fake networking
+/// and a manual scheduler.
+@MainActor
+public final class DashboardApp {
+    /// Everything that can change the dashboard.
+    public enum Message: Sendable {
+        case key(KeyEvent)
+        case resized
+        case resourceChanged
+        case tick
+        case configReloaded(ConfigReloader.Outcome)
+    }
+
+    /// Which screen is in front.
+    public enum Mode: Equatable, Sendable {
+        case normal, help, events, filtering
+    }
+
+    public private(set) var spec: DashboardSpec
+    public private(set) var service: Service
+    public private(set) var panes: [Pane] = []
+    public let terminal: Terminal?
+    let clock: any EngineClock
+    let scheduler: any DashboardScheduler
+    let makeService: @MainActor (DashboardSpec) -> Service
+    let timeZone: TimeZone
+
+    /// Index into `visiblePanes` of the selected pane.
+    public internal(set) var selection = 0
+    public internal(set) var isZoomed = false
+    public internal(set) var mode: Mode = .normal
+    public internal(set) var filter = ""
+    public internal(set) var sortFailingFirst = false
+    public internal(set) var isPaused = false
+    /// A message for the status line (a rejected config reload), shown until the next good reload.
+    public internal(set) var statusMessage: String?
+    public private(set) var eventLog = EventLog()
+    /// Frames drawn so far.
+    public private(set) var framesDrawn = 0
+    var spinnerTick = 0
+
+    /// Called when the user quits, with the exit status.
+    public var onQuit: (@MainActor (Int32) -> Void)?
+    /// Called when the user presses Ctrl-Z.
+    public var onSuspend: (@MainActor () -> Void)?
+    /// Called for every resource event (the `events` command streams these).
+    public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
+
+    private var frameScheduled = false
+    private var tickAction: ScheduledAction?
+    private var eventOwner = EventOwner()
+    private var started = false
+
+    private final class EventOwner {}
+
+    public init(
+        spec: DashboardSpec,
+        terminal: Terminal?,
+        clock: any EngineClock,
+        scheduler: any DashboardScheduler,
+        timeZone: TimeZone = .current,
+        makeService: @escaping @MainActor (DashboardSpec) -> Service
+    ) {
+        self.spec = spec
+        self.terminal = terminal
+        self.clock = clock
+        self.scheduler = scheduler
+        self.timeZone = timeZone
+        self.makeService = makeService
+        self.service = makeService(spec)
+    }
+
+    // MARK: Life cycle
+
+    /// Builds the panes, starts each pane's refresh cadence (which loads at once) and draws.
+    public func start() {
+        guard !started else { return }
+        started = true
+        buildPanes()
+        scheduleTick()
+        requestFrame()
+    }
+
+    /// Stops timers and detaches every pane from its resource.
+    public func stop() {
+        tickAction?.cancel()
+        tickAction = nil
+        for pane in panes { pane.detach() }
+        panes = []
+        eventOwner = EventOwner()
+        started = false
+    }
+
+    private func buildPanes() {
+        var seen: [ObjectIdentifier: Resource] = [:]
+        panes = spec.panes.map { paneSpec in
+            let resource = spec.resource(for: paneSpec, in: service)
+            seen[ObjectIdentifier(resource)] = resource
+            return Pane(spec: paneSpec, resource: resource) { [weak self] in self?.send(.resourceChanged) }
+        }
+        for resource in seen.values {
+            resource.addObserver(owner: eventOwner) { [weak self] resource, event in
+                self?.record(event, on: resource)
+            }
+        }
+        for pane in panes {
+            pane.startCadence(scheduler: scheduler) { [weak self] in self?.isPaused ?? true }
+        }
+    }
+
+    private func record(_ event: ResourceEvent, on resource: Resource) {
+        guard event != .observerAdded else { return }
+        let finished = event != .requested
+        let entry = EventLog.Entry(
+            time: clock.now, url: resource.url.absoluteString,
+            panes: panes.filter { $0.resource === resource }.map(\.spec.title),
+            event: event.externalName,
+            statusCode: finished ? resource.latestMetrics?.statusCode : nil,
+            latency: finished ? resource.latestMetrics?.latency : nil,
+            message: event == .error ? resource.latestError?.userMessage : nil)
+        eventLog.append(entry)
+        onEvent?(entry)
+        send(.resourceChanged)
+    }
+
+    // MARK: Messages
+
+    /// The one way to change the dashboard.
+    public func send(_ message: Message) {
+        switch message {
+        case .key(let key):
+            handleKey(key)
+        case .resized:
+            requestFrame()
+        case .resourceChanged:
+            clampSelection()
+            requestFrame()
+        case .tick:
+            spinnerTick += 1
+            scheduleTick()
+            requestFrame()
+        case .configReloaded(let outcome):
+            applyReload(outcome)
+        }
+    }
+
+    private func applyReload(_ outcome: ConfigReloader.Outcome) {
+        switch outcome {
+        case .reloaded(let newSpec):
+            let selectedTitle = selectedPane?.spec.title
+            stop()
+            spec = newSpec
+            service = makeService(newSpec)
+            statusMessage = nil
+            start()
+            if let title = selectedTitle, let index = visiblePanes.firstIndex(where: { $0.spec.title == title }) {
+                selection = index
+            }
+        case .rejected(let errors):
+            let first = errors.problems.first.map(\.description) ?? "invalid config"
+            let more = errors.problems.count > 1 ? " (+\(errors.problems.count - 1) more)" : ""
+            statusMessage = "config not reloaded: \(first)\(more); still running the previous config"
+            requestFrame()
+        case .unchanged:
+            break
+        }
+    }
+
+    /// Re-ticks every second for the clock and data ages, ten times a second while anything loads.
+    private func scheduleTick() {
+        tickAction?.cancel()
+        let interval = panes.contains(where: { $0.resource.isLoading }) ? 0.1 : 1.0
+        tickAction = scheduler.schedule(after: interval) { [weak self] in self?.send(.tick) }
+    }
+
+    // MARK: Panes in view
+
+    /// The panes after the filter and the failing-first sort, in display order.
+    public var visiblePanes: [Pane] {
+        var result = panes
+        if !filter.isEmpty {
+            let needle = filter.lowercased()
+            result = result.filter {
+                $0.spec.title.lowercased().contains(needle) || $0.resource.url.absoluteString.lowercased().contains(needle)
+            }
+        }
+        if sortFailingFirst {
+            let rank: (Pane) -> Int = { pane in
+                switch pane.health {
+                case .failing: 0
+                case .loading, .waiting: 1
+                case .ok: 2
+                }
+            }
+            result = result.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        }
+        return result
+    }
+
+    public var selectedPane: Pane? {
+        let visible = visiblePanes
+        return visible.indices.contains(selection) ? visible[selection] : nil
+    }
+
+    func clampSelection() {
+        selection = max(0, min(selection, visiblePanes.count - 1))
+    }
+
+    // MARK: Frames
+
+    /// Asks for a frame on the next main-queue turn; more requests before then add nothing.
+    public func requestFrame() {
+        guard terminal != nil, !frameScheduled else { return }
+        frameScheduled = true
+        DispatchQueue.main.async { @Sendable in
+            MainActor.assumeIsolated {
+                self.frameScheduled = false
+                self.drawNow()
+            }
+        }
+    }
+
+    /// Draws a frame now; returns the number of cells sent.
+    @discardableResult
+    public func drawNow() -> Int {
+        guard let terminal else { return 0 }
+        framesDrawn += 1
+        return terminal.draw { buffer in render(into: &buffer) }
+    }
+
+    func quit(_ status: Int32) {
+        onQuit?(status)
+    }
+}

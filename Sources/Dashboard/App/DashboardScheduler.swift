@@ -1,0 +1,78 @@
+import Dispatch
+
+/// Runs actions later on the main actor; injected so tests control time.
+@MainActor
+public protocol DashboardScheduler: AnyObject {
+    func schedule(after seconds: Double, _ action: @escaping @MainActor () -> Void) -> ScheduledAction
+}
+
+/// A scheduled action that can be cancelled.
+@MainActor
+public final class ScheduledAction {
+    private(set) var isCancelled = false
+    private let onCancel: @MainActor () -> Void
+
+    init(onCancel: @escaping @MainActor () -> Void = {}) {
+        self.onCancel = onCancel
+    }
+
+    public func cancel() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        onCancel()
+    }
+}
+
+/// The real scheduler: the main dispatch queue.
+public final class DispatchScheduler: DashboardScheduler {
+    public init() {}
+
+    public func schedule(after seconds: Double, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
+        let item = DispatchWorkItem { @Sendable in MainActor.assumeIsolated { action() } }
+        DispatchQueue.main.asyncAfter(deadline: .now() + max(0, seconds), execute: item)
+        return ScheduledAction { item.cancel() }
+    }
+}
+
+/// A scheduler for tests: nothing runs until `advance(by:)` moves its clock past the action's time.
+public final class ManualScheduler: DashboardScheduler {
+    private struct Entry {
+        let due: Double
+        let order: Int
+        let action: @MainActor () -> Void
+        let handle: ScheduledAction
+    }
+
+    private let now: @MainActor () -> Double
+    private let setNow: @MainActor (Double) -> Void
+    private var entries: [Entry] = []
+    private var counter = 0
+
+    /// Reads and moves time through the given closures (e.g. a `ManualClock`'s `now` and `set`).
+    public init(now: @escaping @MainActor () -> Double, setNow: @escaping @MainActor (Double) -> Void) {
+        self.now = now
+        self.setNow = setNow
+    }
+
+    public func schedule(after seconds: Double, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
+        counter += 1
+        let handle = ScheduledAction()
+        entries.append(Entry(due: now() + max(0, seconds), order: counter, action: action, handle: handle))
+        return handle
+    }
+
+    /// Moves time forward, running every action that falls due, in time order.
+    public func advance(by seconds: Double) {
+        let target = now() + seconds
+        while let next = entries.filter({ !$0.handle.isCancelled && $0.due <= target }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+            entries.removeAll { $0.order == next.order }
+            if next.due > now() { setNow(next.due) }
+            next.action()
+        }
+        entries.removeAll { $0.handle.isCancelled }
+        setNow(target)
+    }
+
+    /// Actions waiting to run.
+    public var pendingCount: Int { entries.filter { !$0.handle.isCancelled }.count }
+}

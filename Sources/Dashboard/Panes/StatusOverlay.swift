@@ -1,0 +1,96 @@
+import DashboardConfig
+import ResourceEngine
+
+/// Siesta's `ResourceStatusOverlay` for a terminal pane: decides whether the pane shows its data,
+/// a loading indicator, or an error with "Try again".
+///
+/// Observes any number of resources. The rule list is checked in order and the first rule that
+/// holds decides; if none holds, the overlay is hidden (success). Retry calls `loadIfNeeded()` on
+/// every observed resource that has an error and tracks what it returns as a manual load.
+@MainActor
+public final class StatusOverlay: ResourceObserver {
+    /// What the overlay shows.
+    public enum State: Equatable, Sendable {
+        case loading
+        case error(RequestError)
+        case success
+
+        public static func == (lhs: State, rhs: State) -> Bool {
+            switch (lhs, rhs) {
+            case (.loading, .loading), (.success, .success): true
+            case let (.error(a), .error(b)): a.userMessage == b.userMessage && a.httpStatusCode == b.httpStatusCode
+            default: false
+            }
+        }
+    }
+
+    /// The dashboard's default: background refreshes never blank a pane, a failure is never hidden
+    /// behind stale data, a key-initiated load shows its spinner.
+    public static let dashboardDefault: [OverlayRule] = [.manualLoading, .error, .anyData, .loading]
+
+    /// Siesta's default order.
+    public static let siestaDefault: [OverlayRule] = [.loading, .error, .anyData]
+
+    public var displayPriority: [OverlayRule]
+    public private(set) var observedResources: [Resource] = []
+    public private(set) var manualLoadCount = 0
+    /// Called after every recomputation.
+    public var onChange: (@MainActor () -> Void)?
+
+    public init(displayPriority: [OverlayRule] = StatusOverlay.dashboardDefault) {
+        self.displayPriority = displayPriority
+    }
+
+    /// The state the rules give for the observed resources now.
+    public var state: State {
+        for rule in displayPriority {
+            switch rule {
+            case .loading:
+                if observedResources.contains(where: \.isLoading) { return .loading }
+            case .manualLoading:
+                if manualLoadCount > 0 { return .loading }
+            case .anyData:
+                if observedResources.contains(where: { $0.latestData != nil }) { return .success }
+            case .allData:
+                if observedResources.allSatisfy({ $0.latestData != nil }) { return .success }
+            case .error:
+                if let error = observedResources.lazy.compactMap(\.latestError).first { return .error(error) }
+            }
+        }
+        return .success
+    }
+
+    /// Retries every observed resource that has an error, as a manual load.
+    ///
+    /// Goes through `loadIfNeeded()`, so within `retryTime` of the failure it does nothing, and it
+    /// joins a load already in flight instead of starting another.
+    @discardableResult
+    public func retryFailedRequests() -> [Request] {
+        let requests = observedResources.filter { $0.latestError != nil }.compactMap { $0.loadIfNeeded() }
+        for request in requests { trackManualLoad(request) }
+        return requests
+    }
+
+    /// Counts `request` as a manual load until it completes (the `manualLoading` rule).
+    public func trackManualLoad(_ request: Request) {
+        manualLoadCount += 1
+        onChange?()
+        request.onCompletion { [weak self] _ in
+            guard let self else { return }
+            self.manualLoadCount -= 1
+            self.onChange?()
+        }
+    }
+
+    public func resourceChanged(_ resource: Resource, event: ResourceEvent) {
+        if event == .observerAdded, !observedResources.contains(where: { $0 === resource }) {
+            observedResources.append(resource)
+        }
+        onChange?()
+    }
+
+    public func stoppedObserving(resource: Resource) {
+        observedResources.removeAll { $0 === resource }
+        onChange?()
+    }
+}

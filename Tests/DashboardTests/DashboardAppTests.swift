@@ -1,0 +1,223 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+let shopConfig = """
+    title: Shop API
+    service:
+      baseURL: https://api.test/
+    panes:
+      - title: Health
+        resource: /health
+        show: fields
+        fields: [status, version]
+      - title: Open orders
+        resource: /orders
+        show: table
+        columns: [id, customer, total]
+      - title: Payments
+        resource: /payments
+        show: fields
+      - title: Users
+        resource: /users
+        show: value
+        select: count
+    """
+
+@MainActor
+@Suite struct DashboardAppTests {
+    let h: DashboardHarness
+
+    init() throws {
+        h = try DashboardHarness(shopConfig, columns: 90, rows: 14)
+        h.stub("health", .json(#"{"status":"UP","version":"1.4.2"}"#))
+        h.stub("orders", .json(#"[{"id":1021,"customer":"Ada Lovelace","total":"40.00"},{"id":1022,"customer":"Alan Turing","total":"12.50"}]"#))
+        h.stub("payments", .json(#"{"message":"Payment gateway unavailable"}"#, status: 503))
+        h.stub("users", .json(#"{"count":42}"#))
+    }
+
+    @Test func firstLoadShowsEveryPane() async throws {
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen == [
+            " Shop API · hammock.yaml · 4 panes  ✓3 ✗1 ⟳0                            06:13:20   ? help ",
+            "┌ ▸ Health ─────────────── 200 · 0 ms · now ┐┌ Open orders ──────────── 200 · 0 ms · now ┐",
+            "│ status   UP                               ││ id    customer      total                 │",
+            "│ version  1.4.2                            ││ 1021  Ada Lovelace  40.00                 │",
+            "│                                           ││ 1022  Alan Turing   12.50                 │",
+            "│                                           ││                                           │",
+            "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
+            "┌ Payments ───────────── 503 · 0 ms · error ┐┌ Users ────────────────── 200 · 0 ms · now ┐",
+            "│ Unable to load data.                      ││                                           │",
+            "│ 503 · Service Unavailable                 ││                    42                     │",
+            "│ [t] Try again      no data yet            ││                                           │",
+            "│                                           ││                                           │",
+            "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
+            " r reload  R reload all  tab next  ⏎ zoom  e events  / filter  s sort  p pause  q quit    ",
+        ])
+        #expect(h.network.receivedRequests.count == 4)
+    }
+
+    @Test func beforeDataArrivesPanesShowLoading() async throws {
+        h.network.holdsResponses = true
+        h.app.start()
+        try await drainMainQueue(turns: 2)
+        #expect(h.screen[0].contains("⟳4"))
+        #expect(h.screen[1].hasSuffix("loading ⠋ ┐"))
+        #expect(h.screen[3] == "│                ⠋ Loading…                 ││                ⠋ Loading…                 │")
+        try await h.release()
+        #expect(h.screen[2].contains("status   UP"))
+    }
+
+    @Test func dataAgesAndTheClockTick() async throws {
+        h.app.start()
+        try await h.settle()
+        try await h.advance(3)
+        #expect(h.screen[0].contains("06:13:23"))
+        #expect(h.screen[1].contains("200 · 0 ms · 3s ago"))
+    }
+
+    @Test func backgroundRefreshNeverBlanksAPaneButAKeyReloadShowsItsSpinner() async throws {
+        h.app.start()
+        try await h.settle()
+        h.network.holdsResponses = true
+        try await h.advance(36)  // fresh until 30 s inclusive; the 5 s cadence loads at 35 s
+        #expect(h.network.heldRequests.map { $0.url!.lastPathComponent }.sorted() == ["health", "orders", "payments", "users"])
+        #expect(h.screen[2].contains("status   UP"), "a background refresh keeps the data on screen")
+        #expect(hasSpinner(h.screen[1]), "…while the title bar shows the spinner")
+        try await h.release()
+        h.network.holdsResponses = true
+        try await h.press(.character("r"))
+        #expect(h.screen[3].contains("Loading…") && hasSpinner(h.screen[3]), "a key-initiated load shows the overlay")
+        try await h.release()
+        #expect(h.screen[2].contains("status   UP"))
+    }
+
+    @Test func retryAfterAnError() async throws {
+        h.app.start()
+        try await h.settle()
+        try await h.press(.character("l"), .character("j"))
+        #expect(h.app.selectedPane?.spec.title == "Users")
+        try await h.press(.character("h"))
+        #expect(h.app.selectedPane?.spec.title == "Payments")
+        #expect(h.screen[13].contains("t retry"), "the footer offers retry on a failing pane")
+        let before = h.network.requestCount(for: h.url("payments"))
+        try await h.press(.character("t"))
+        #expect(h.network.requestCount(for: h.url("payments")) == before, "within retryTime, retry waits")
+        h.clock.advance(by: 1.5)
+        h.stub("payments", .json(#"{"status":"OK"}"#))
+        h.network.holdsResponses = true
+        try await h.press(.character("t"))
+        #expect(h.screen[9].contains("Loading…"))
+        try await h.release()
+        #expect(h.screen[8].contains("status  OK"))
+        #expect(h.screen[0].contains("✓4 ✗0"))
+    }
+
+    @Test func reloadAllLoadsEveryPane() async throws {
+        h.app.start()
+        try await h.settle()
+        try await h.press(.character("R"))
+        #expect(h.network.receivedRequests.count == 8)
+    }
+
+    @Test func zoomAndScroll() async throws {
+        let items = (1...30).map { #"{"id":\#($0),"customer":"Customer \#($0)","total":"\#($0).00"}"# }.joined(separator: ",")
+        h.stub("orders", .json("[\(items)]"))
+        h.app.start()
+        try await h.settle()
+        var screen = try await h.press(.tab, .enter)
+        #expect(screen[1].hasPrefix("┌ Open orders ─"))
+        #expect(screen[2].hasPrefix("│ id  customer     total"))
+        #expect(screen[3].hasPrefix("│ 1   Customer 1   1.00"))
+        #expect(screen[13].hasPrefix(" j/k scroll"))
+        screen = try await h.press(.character("j"), .character("j"))
+        #expect(screen[2].hasPrefix("│ id  customer     total"), "the header stays while rows scroll")
+        #expect(screen[3].hasPrefix("│ 3   Customer 3   3.00"))
+        screen = try await h.press(.pageDown)
+        #expect(screen[3].hasPrefix("│ 13  Customer 13  13.00"))
+        screen = try await h.press(.end)
+        #expect(screen[11].hasPrefix("│ 30  Customer 30  30.00"), "scrolling stops at the last line")
+        screen = try await h.press(.escape)
+        #expect(screen[1].hasPrefix("┌ Health"))
+    }
+
+    @Test func filterNarrowsThePanes() async throws {
+        h.app.start()
+        try await h.settle()
+        var screen = try await h.press(.character("/"), .character("p"), .character("a"), .character("y"))
+        #expect(screen[0].contains("/pay"))
+        #expect(screen[13].hasPrefix(" filter: pay"))
+        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments"])
+        screen = try await h.press(.enter)
+        #expect(screen[1].hasPrefix("┌ ▸ Payments"))
+        screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
+        #expect(screen.contains { $0.contains(#"No pane matches "payzz""#) })
+        screen = try await h.press(.escape)
+        #expect(h.app.visiblePanes.count == 4)
+    }
+
+    @Test func sortPutsFailingPanesFirstAndKeepsTheSelection() async throws {
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("s"))
+        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments", "Health", "Open orders", "Users"])
+        #expect(screen[0].contains("failing first"))
+        #expect(h.app.selectedPane?.spec.title == "Health")
+        #expect(screen[1].hasPrefix("┌ Payments"))
+    }
+
+    @Test func pauseStopsAutomaticRefreshButNotKeys() async throws {
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("p"))
+        #expect(screen[0].contains("⏸ paused"))
+        #expect(screen[13].contains("p resume"))
+        let before = h.network.receivedRequests.count
+        try await h.advance(120)
+        #expect(h.network.receivedRequests.count == before)
+        try await h.press(.character("r"))
+        #expect(h.network.receivedRequests.count == before + 1)
+        try await h.press(.character("p"))
+        try await h.advance(5)
+        #expect(h.network.receivedRequests.count > before + 1)
+    }
+
+    @Test func eventsViewListsExternalNames() async throws {
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("e"))
+        #expect(screen.contains { $0.contains("Health  Requested") })
+        #expect(screen.contains { $0.contains("Health  NewData(Network)  200  0 ms") })
+        #expect(screen.contains { $0.contains("Payments  Error  503  0 ms  Service Unavailable") })
+        try await h.press(.escape)
+        #expect(h.app.mode == .normal)
+    }
+
+    @Test func helpAndQuit() async throws {
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("?"))
+        #expect(screen.contains { $0.contains("r          reload the selected pane") })
+        try await h.press(.character("?"))
+        #expect(h.app.mode == .normal)
+        try await h.press(.character("q"))
+        #expect(h.quitStatus == 0)
+        try await h.press(.ctrl("c"))
+        #expect(h.quitStatus == 130)
+    }
+
+    @Test func manyEventsInOneTurnDrawOneFrameAndAnUnchangedFrameSendsNothing() async throws {
+        h.app.start()
+        try await h.settle()
+        let frames = h.app.framesDrawn
+        for _ in 0..<50 { h.app.send(.resourceChanged) }
+        try await drainMainQueue(turns: 2)
+        #expect(h.app.framesDrawn == frames + 1)
+        #expect(h.backend.cellsPerFrame.last == 0)
+    }
+}
