@@ -126,7 +126,7 @@ extension DashboardApp {
             var x = buffer.setString(x: area.x, y: y, selected ? "▸" : " ", style: Style().bolded)
             x = buffer.setString(x: x, y: y, mark + " ", style: style)
             x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.spec.title, to: titleWidth), style: selected ? Style().bolded : .plain)
-            buffer.setString(x: x + 2, y: y, summary(of: pane), style: Style().dimmed, maxWidth: area.right - x - 2)
+            buffer.setString(x: x + 2, y: y, DisplayWidth.truncate(summary(of: pane), to: area.right - x - 2), style: Style().dimmed)
         }
     }
 
