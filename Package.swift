@@ -16,11 +16,13 @@ let package = Package(
         .library(name: "CursesBackend", targets: ["CursesBackend"]),
         .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
+        .executable(name: "hammock", targets: ["hammock"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .target(name: "ResourceEngine", swiftSettings: strict),
@@ -57,8 +59,19 @@ let package = Package(
             name: "CNCursesW", path: "Modules/CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .target(name: "CursesBackend", dependencies: ["CNCursesW", "TerminalUI"], swiftSettings: strict),
+        .executableTarget(
+            name: "hammock",
+            dependencies: [
+                "Dashboard", "DashboardConfig", "CursesBackend", "TerminalUI", "ResourceEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HammockCLITests",
+            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            swiftSettings: strict),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(
             name: "ResourceEngineTests",

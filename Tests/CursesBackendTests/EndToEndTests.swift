@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResourceEngineTesting
 import TerminalUI
 import Testing
 
@@ -92,17 +93,9 @@ struct EndToEndTests {
     }
 
     @Test func refusesToRunWithoutATerminal() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.standardInput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(message == "terminal-demo: standard input and output must be a terminal\n")
+        let outcome = try ProcessRunner.capture([binary], timeout: 20)
+        #expect(outcome.status == 1)
+        #expect(outcome.errors == "terminal-demo: standard input and output must be a terminal\n")
     }
 
     private static func state(of pid: pid_t) -> String? {

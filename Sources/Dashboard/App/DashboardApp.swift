@@ -56,6 +56,8 @@ public final class DashboardApp {
     public var onSuspend: (@MainActor () -> Void)?
     /// Called for every resource event (the `events` command streams these).
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
+    /// Called after every frame with the number of cells sent.
+    public var onFrame: (@MainActor (Int) -> Void)?
 
     private var frameScheduled = false
     private var tickAction: ScheduledAction?
@@ -236,7 +238,9 @@ public final class DashboardApp {
     public func drawNow() -> Int {
         guard let terminal else { return 0 }
         framesDrawn += 1
-        return terminal.draw { buffer in render(into: &buffer) }
+        let sent = terminal.draw { buffer in render(into: &buffer) }
+        onFrame?(sent)
+        return sent
     }
 
     func quit(_ status: Int32) {

@@ -3,19 +3,21 @@ import Glibc
 
 /// Runs a program in a private tmux server at a fixed size, for end-to-end terminal tests.
 ///
-/// Waits are event-driven: the program writes a line to a FIFO after every frame, and the shell
-/// wrapper writes `exit STATUS TTYMODES` there when the program ends. Every wait is bounded.
-final class TmuxHarness {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// Waits are event-driven: the program writes a line to a FIFO (`HAMMOCK_FRAME_FIFO`) after every
+/// frame, and the shell wrapper writes `exit STATUS TTYMODES` there when the program ends. Every
+/// wait is bounded.
+public final class TmuxHarness {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
-    static var tmuxAvailable: Bool {
+    public static var tmuxAvailable: Bool {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// The directory holding the package's built executables.
-    static var binDirectory: URL {
+    /// The directory holding the package's built executables (next to the test bundle).
+    public static var binDirectory: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: url.appendingPathComponent("terminal-demo").path) {
             url = url.deletingLastPathComponent()
@@ -23,15 +25,15 @@ final class TmuxHarness {
         return url
     }
 
-    let directory: URL
+    public let directory: URL
     let socket: String
-    let fifoPath: String
+    public let fifoPath: String
     private let fifo: Int32
     private var pending = ""
     /// Every line read from the FIFO so far.
-    private(set) var log: [String] = []
+    public private(set) var log: [String] = []
 
-    init(command: String, columns: Int = 80, rows: Int = 24) throws {
+    public init(command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socket = directory.appendingPathComponent("tmux.sock").path
@@ -42,8 +44,9 @@ final class TmuxHarness {
         let wrapper = """
             \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
             """
+        let extra = environment.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
         try tmux(["new-session", "-d", "-s", "e2e", "-x", "\(columns)", "-y", "\(rows)",
-                  "-e", "LANG=C.UTF-8", "-e", "HAMMOCK_FRAME_FIFO=\(fifoPath)", wrapper])
+                  "-e", "LANG=C.UTF-8", "-e", "HAMMOCK_FRAME_FIFO=\(fifoPath)"] + extra + [wrapper])
     }
 
     deinit {
@@ -58,11 +61,11 @@ final class TmuxHarness {
     /// this does not depend on Foundation's child monitoring. Output goes through a file, not a
     /// pipe, because `new-session` forks a server that would keep a pipe open forever.
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    public func tmux(_ arguments: [String]) throws -> String {
         let outputPath = directory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
         let argv = ["tmux", "-S", socket, "-f", "/dev/null"] + arguments
-        let status = try Self.run(argv, outputPath: outputPath)
+        let status = try ProcessRunner.run(argv, outputPath: outputPath).status
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 || arguments.first == "kill-server" else {
             throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(status)): \(output)")
@@ -70,51 +73,22 @@ final class TmuxHarness {
         return output
     }
 
-    static func run(_ argv: [String], outputPath: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Children must not inherit a blocked signal mask (tmux and the program under test rely on signals).
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, environ)
-        guard rc == 0 else { throw Failure(description: "cannot start \(argv[0]): error \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
     /// The visible screen as lines.
-    func capture() throws -> [String] {
+    public func capture() throws -> [String] {
         try tmux(["capture-pane", "-p", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    func sendKeys(_ keys: String...) throws {
+    public func sendKeys(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "e2e"] + keys)
     }
 
-    func resize(columns: Int, rows: Int) throws {
+    public func resize(columns: Int, rows: Int) throws {
         try tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// Waits for the next FIFO line satisfying `predicate`, reading new lines as they arrive.
     @discardableResult
-    func waitForLine(timeout: Double = 10, _ what: String, where predicate: (String) -> Bool) throws -> String {
+    public func waitForLine(timeout: Double = 10, _ what: String, where predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             while let newline = pending.firstIndex(of: "\n") {
@@ -138,13 +112,13 @@ final class TmuxHarness {
 
     /// Waits for a frame at the given size and returns the program's pid.
     @discardableResult
-    func waitForFrame(size: String) throws -> pid_t {
+    public func waitForFrame(size: String) throws -> pid_t {
         let line = try waitForLine("a frame at \(size)") { $0.hasPrefix("frame ") && $0.contains(" \(size) ") }
         return pid_t(line.split(separator: " ").last.flatMap { Int32($0) } ?? 0)
     }
 
     /// Waits until the next frame's screen satisfies `predicate` (keys may take several frames).
-    func waitForScreen(_ what: String, where predicate: ([String]) -> Bool) throws -> [String] {
+    public func waitForScreen(_ what: String, where predicate: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(10)
         while true {
             let screen = try capture()
@@ -157,7 +131,7 @@ final class TmuxHarness {
     }
 
     /// Waits for the wrapper's exit line: `exit STATUS` plus the tty's icanon/echo state.
-    func waitForExit() throws -> String {
+    public func waitForExit() throws -> String {
         try waitForLine("the program to exit") { $0.hasPrefix("exit ") }.trimmingCharacters(in: .whitespaces)
     }
 }

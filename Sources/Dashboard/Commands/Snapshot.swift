@@ -1,0 +1,66 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import TerminalUI
+
+/// `hammock snapshot`: load every pane once, then one frame as text or each pane's state as JSON.
+///
+/// Usable from scripts and CI: `ok` is true only when every pane has data and no error.
+@MainActor
+public enum Snapshot {
+    public struct Result: Sendable {
+        public let lines: [String]
+        public let json: JSON
+        public let ok: Bool
+    }
+
+    /// Loads every pane (honouring each request's configured timeout) and captures the result.
+    public static func take(
+        spec: DashboardSpec, columns: Int, rows: Int, clock: any EngineClock = SystemClock(),
+        makeService: @escaping @MainActor (DashboardSpec) -> Service
+    ) async -> Result {
+        let backend = TestBackend(columns: columns, rows: rows)
+        let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: DispatchScheduler(), makeService: makeService)
+        app.isPaused = true  // one load per pane, no refresh cadence
+        app.start()
+        for pane in app.panes { pane.loadIfNeeded() }
+        for _ in 0..<3 {
+            let inFlight = app.panes.flatMap(\.resource.loadRequests)
+            if inFlight.isEmpty { break }
+            for request in inFlight { _ = await request.result }
+        }
+        app.isPaused = false
+        app.drawNow()
+        let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        let panes = app.panes.map(describe)
+        let ok = app.panes.allSatisfy { $0.resource.latestData != nil && $0.resource.latestError == nil }
+        app.stop()
+        let json: JSON = [
+            "title": .string(spec.title), "file": .string(spec.file), "ok": .bool(ok), "panes": .array(panes),
+        ]
+        return Result(lines: lines, json: json, ok: ok)
+    }
+
+    private static func describe(_ pane: Pane) -> JSON {
+        let resource = pane.resource
+        var object: JSONObject = [
+            "title": .string(pane.spec.title),
+            "url": .string(resource.url.absoluteString),
+            "method": .string(pane.spec.method.httpName),
+            "ok": .bool(resource.latestData != nil && resource.latestError == nil),
+        ]
+        object["status"] = resource.latestMetrics?.statusCode.map(JSON.int) ?? .null
+        object["latencyMs"] = resource.latestMetrics.map { .int(Int(($0.latency * 1000).rounded())) } ?? .null
+        object["error"] = resource.latestError.map { .string($0.userMessage) } ?? .null
+        if let data = resource.latestData {
+            let content = PaneContent(spec: pane.spec, content: data.content)
+            switch content.selected {
+            case .success(let value): object["data"] = value
+            case .failure(let error): object["data"] = .null; object["error"] = .string(error.message)
+            }
+        } else {
+            object["data"] = .null
+        }
+        return .object(object)
+    }
+}

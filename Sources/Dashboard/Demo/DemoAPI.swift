@@ -1,0 +1,145 @@
+import FlyingFox
+import Foundation
+
+/// The built-in demo API: real HTTP on 127.0.0.1, with an endpoint for everything the dashboard
+/// shows — healthy JSON, a list with ETag/304, a slow report, a flaky endpoint, a 503 with a JSON
+/// message, plain-text metrics, a bearer-token endpoint, and a POST search.
+public final class DemoAPI: Sendable {
+    /// The token `/secure/profile` accepts.
+    public static let token = "demo-token"
+
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+    public let port: UInt16
+
+    /// `http://127.0.0.1:PORT/`
+    public var baseURL: String { "http://127.0.0.1:\(port)/" }
+
+    private init(server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
+        self.server = server
+        self.task = task
+        self.port = port
+    }
+
+    /// Starts the API on a free port of 127.0.0.1 (or `port`), and waits until it listens.
+    public static func start(port: UInt16 = 0, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
+        let state = DemoState()
+        await routes(server, state: state, slowDelay: slowDelay)
+        let task = Task { try await server.run() }
+        try await server.waitUntilListening(timeout: 10)
+        guard case .ip4(_, let actual) = await server.listeningAddress else {
+            task.cancel()
+            throw DemoError(message: "the demo API did not get a port")
+        }
+        return DemoAPI(server: server, task: task, port: actual)
+    }
+
+    /// Stops the API.
+    public func stop() async {
+        await server.stop(timeout: 0)
+        task.cancel()
+    }
+
+    struct DemoError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    private static func json(_ status: HTTPStatusCode, _ body: String, headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
+        var all = HTTPHeaders([.contentType: "application/json"])
+        for (name, value) in headers { all[name] = value }
+        return HTTPResponse(statusCode: status, headers: all, body: Data(body.utf8))
+    }
+
+    private static func routes(_ server: HTTPServer, state: DemoState, slowDelay: Duration) async {
+        await server.appendRoute("GET /health") { _ in
+            let uptime = await state.uptime()
+            return json(.ok, #"{"status":"UP","version":"1.4.2","uptime":"\#(uptime)"}"#)
+        }
+        await server.appendRoute("GET /orders") { request in
+            let (version, body) = await state.orders()
+            let etag = "\"orders-v\(version)\""
+            if request.headers[HTTPHeader("If-None-Match")] == etag {
+                return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): etag]))
+            }
+            return json(.ok, body, headers: [HTTPHeader("ETag"): etag])
+        }
+        await server.appendRoute("GET /payments") { _ in
+            json(.serviceUnavailable, #"{"message":"Payment gateway unavailable","code":"GATEWAY_DOWN"}"#)
+        }
+        await server.appendRoute("GET /flaky") { _ in
+            let attempt = await state.nextFlaky()
+            if attempt % 3 == 0 {
+                return json(.internalServerError, #"{"message":"Flaked on attempt \#(attempt)"}"#)
+            }
+            return json(.ok, #"{"attempt":\#(attempt),"ok":true}"#)
+        }
+        await server.appendRoute("GET /slow") { _ in
+            try await Task.sleep(for: slowDelay)
+            return json(.ok, #"{"report":"daily sales","rows":1200,"total":"48213.50"}"#)
+        }
+        await server.appendRoute("GET /metrics") { _ in
+            let (requests, errors) = await state.metrics()
+            let text = """
+                # HELP http_requests_total Requests served.
+                http_requests_total \(requests)
+                # HELP errors_total Requests that failed.
+                errors_total \(errors)
+
+                """
+            return HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "text/plain; version=0.0.4; charset=utf-8"]), body: Data(text.utf8))
+        }
+        await server.appendRoute("GET /secure/profile") { request in
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+            }
+            return json(.ok, #"{"name":"Ada Lovelace","plan":"pro","seats":12}"#)
+        }
+        await server.appendRoute("POST /search") { request in
+            let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let count = await state.searchCount(for: body)
+            return json(.ok, #"{"count":\#(count),"took":"12ms"}"#)
+        }
+    }
+}
+
+/// The demo API's changing state.
+actor DemoState {
+    private let started = Date()
+    private var flakyCalls = 0
+    private var requests = 1000
+    private var errors = 3
+
+    func uptime() -> String {
+        let seconds = Int(Date().timeIntervalSince(started))
+        return seconds < 60 ? "\(seconds)s" : "\(seconds / 60)m \(seconds % 60)s"
+    }
+
+    /// The open orders; the list (and its ETag) changes every 20 seconds.
+    func orders() -> (Int, String) {
+        let version = Int(Date().timeIntervalSince(started) / 20)
+        let customers = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
+        let items = (0..<4).map { i -> String in
+            let id = 1021 + version + i
+            let total = String(format: "%.2f", Double((id * 37) % 9000) / 100 + 5)
+            return #"{"id":\#(id),"customer":"\#(customers[(version + i) % customers.count])","total":"\#(total)"}"#
+        }
+        return (version, #"{"items":[\#(items.joined(separator: ","))],"page":1}"#)
+    }
+
+    func nextFlaky() -> Int {
+        flakyCalls += 1
+        return flakyCalls
+    }
+
+    func metrics() -> (Int, Int) {
+        requests += Int.random(in: 5...40)
+        if Int.random(in: 0..<5) == 0 { errors += 1 }
+        return (requests, errors)
+    }
+
+    func searchCount(for body: String) -> Int {
+        body.contains("failed") ? 17 + flakyCalls % 3 : 0
+    }
+}

@@ -1,0 +1,69 @@
+/// The demo config, built in so `hammock demo` works from any directory.
+///
+/// A copy of `config/demo.yaml`; a test keeps the two identical.
+public enum DemoConfig {
+    public static let yaml = #"""
+# The built-in demo: `hammock demo` serves a small API on 127.0.0.1 and opens this file against it.
+# Each pane shows one thing the dashboard does; read it next to what you see on screen.
+title: Demo Shop API
+service:
+  # `hammock demo` sets HAMMOCK_DEMO_URL to the address it picked; ${VAR:-default} is the fallback.
+  baseURL: ${HAMMOCK_DEMO_URL:-http://127.0.0.1:8080/}
+  expiration: 10s          # data is fresh for 10 s; loadIfNeeded() does nothing until then
+  retry: 2s                # after a failure, wait 2 s before trying again
+  timeout: 3s              # a request that takes longer fails with "The request timed out"
+configure:
+  # Every block whose pattern matches applies, in this order; later blocks win.
+  - pattern: /secure/**
+    headers:
+      Authorization: "Bearer ${DEMO_TOKEN:-demo-token}"   # shown as ${DEMO_TOKEN:-demo-token}, never the value
+  - pattern: /orders
+    pipeline:
+      model: [ { select: items } ]                          # the pane sees the list, not the envelope
+  - pattern: /payments
+    pipeline:
+      cleanup: [ errorMessage ]                              # lift {"message": …} into the error line
+panes:
+  - title: Health
+    resource: /health
+    every: 2s
+    show: fields
+    fields: [status, version, uptime]
+  - title: Open orders
+    resource: /orders
+    params: { state: open }
+    every: 5s
+    show: table
+    columns: [id, customer, total]
+  - title: Payments
+    resource: /payments
+    every: 3s
+    show: fields
+    fields: [status]
+  - title: Flaky
+    resource: /flaky
+    every: 1s
+    show: value
+    select: attempt
+  - title: Slow report
+    resource: /slow
+    every: 5s
+    show: json
+  - title: Metrics
+    resource: /metrics
+    every: 2s
+    show: text
+  - title: Profile (needs a token)
+    resource: /secure/profile
+    show: fields
+    fields: [name, plan]
+  - title: Failed searches
+    resource: /search
+    method: POST
+    body: { query: "status:failed" }
+    show: value
+    select: count
+layout:
+  columns: 2
+"""#
+}

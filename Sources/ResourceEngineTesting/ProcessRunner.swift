@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Runs a program to completion for tests, with a time limit.
+///
+/// Uses `posix_spawn` with an empty signal mask and default dispositions (children of main-actor
+/// code otherwise inherit blocked signals), output to files (a forked daemon cannot hold a pipe
+/// open), and `waitpid` on a helper thread bounded by a semaphore: past the limit the child is
+/// killed, so a hung program fails the test instead of hanging the run.
+public enum ProcessRunner {
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let output: String
+        public let errors: String
+    }
+
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let command: String
+        public var description: String { "\(command) did not finish in time and was killed" }
+    }
+
+    /// Runs `argv` (looked up on PATH), stdout and stderr both to `outputPath`.
+    public static func run(_ argv: [String], outputPath: String, environment: [String: String]? = nil, timeout: Double = 60) throws -> Outcome {
+        try spawn(argv, stdout: outputPath, stderr: outputPath, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `argv` and returns its exit status, standard output and standard error separately.
+    public static func capture(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) throws -> Outcome {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-run-\(UUID().uuidString)").path
+        defer {
+            unlink(base + ".out")
+            unlink(base + ".err")
+        }
+        return try spawn(argv, stdout: base + ".out", stderr: base + ".err", environment: environment, timeout: timeout)
+    }
+
+    private static func spawn(_ argv: [String], stdout: String, stderr: String, environment: [String: String]?, timeout: Double) throws -> Outcome {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if stderr == stdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var cEnvironment = env.map { strdup($0) } + [nil]
+        defer { for pointer in cEnvironment { free(pointer) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
+        guard rc == 0 else { throw TmuxHarness.Failure(description: "cannot start \(argv[0]): error \(rc)") }
+
+        let done = DispatchSemaphore(value: 0)
+        let box = StatusBox()
+        let child = pid
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            box.set(status)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            kill(pid, SIGKILL)
+            done.wait()
+            throw TimedOut(command: argv.joined(separator: " "))
+        }
+        let status = box.get()
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+        let errors = stderr == stdout ? output : ((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")
+        return Outcome(status: exit, output: output, errors: errors)
+    }
+
+    private final class StatusBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var status: Int32 = 0
+        func set(_ value: Int32) { lock.lock(); status = value; lock.unlock() }
+        func get() -> Int32 { lock.lock(); defer { lock.unlock() }; return status }
+    }
+}

@@ -1,0 +1,268 @@
+import ArgumentParser
+import Dashboard
+import DashboardConfig
+import Foundation
+import Glibc
+import ResourceEngine
+
+/// The `hammock` command line.
+@main
+struct Hammock: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "hammock",
+        abstract: "A full-screen terminal monitor for HTTP APIs.",
+        discussion: """
+            hammock [CONFIG]          open the dashboard (default ./hammock.yaml)
+            hammock demo              serve a demo API on 127.0.0.1 and open it
+            hammock check CONFIG      validate; exit 1 and print every problem
+            hammock snapshot CONFIG   load each pane once, print the frame (--json)
+            hammock events CONFIG     stream resource events as JSON lines
+            hammock init              write a commented starter hammock.yaml
+            """,
+        version: version,
+        subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Init.self],
+        defaultSubcommand: Open.self)
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Writes a line to standard output at once (no buffering: scripts read it as it comes).
+func printLine(_ message: String) {
+    FileHandle.standardOutput.write(Data((message + "\n").utf8))
+}
+
+/// Loads a config or prints every problem and exits 1.
+func loadConfig(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DashboardSpec {
+    do {
+        return try ConfigLoader.load(path: path, environment: environment)
+    } catch {
+        for problem in error.problems { printError(problem.description) }
+        printError("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(path)")
+        throw ExitCode(1)
+    }
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Log engine activity: a comma-separated list of categories, or all.", discussion: "Categories: \(EngineLog.Category.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "categories"))
+    var log: String?
+
+    @Option(name: .customLong("log-file"), help: ArgumentHelp("Where logs go (default: standard error; hammock.log while the dashboard is on screen).", valueName: "path"))
+    var logFile: String?
+
+    /// Turns logging on as asked; `interactive` keeps logs off the screen the dashboard draws on.
+    func apply(interactive: Bool) throws {
+        guard let log else { return }
+        var categories = Set<EngineLog.Category>()
+        for name in log.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            if name == "all" {
+                categories.formUnion(EngineLog.Category.allCases)
+            } else if let category = EngineLog.Category(rawValue: name) {
+                categories.insert(category)
+            } else {
+                throw ValidationError("unknown log category \"\(name)\"; use \(EngineLog.Category.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+            }
+        }
+        let path = logFile ?? (interactive ? "hammock.log" : nil)
+        if let path {
+            guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.isWritableFile(atPath: path),
+                let handle = FileHandle(forWritingAtPath: path)
+            else { throw ValidationError("cannot write the log file \(path)") }
+            handle.truncateFile(atOffset: 0)
+            EngineLog.handler = { category, message in
+                handle.write(Data("\(EventLineTime.now()) [\(category.rawValue)] \(message)\n".utf8))
+            }
+        }
+        EngineLog.enabled = categories
+    }
+}
+
+enum EventLineTime {
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+}
+
+// MARK: Commands
+
+struct Open: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the dashboard (the default command).")
+
+    @Argument(help: "The config file (default: ./hammock.yaml).")
+    var config: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let path = config ?? "hammock.yaml"
+        if config == nil, !FileManager.default.fileExists(atPath: path) {
+            printError("""
+                There is no hammock.yaml here.
+                  hammock demo              see Hammock working against a built-in demo API
+                  hammock init              write a commented starter hammock.yaml
+                  hammock path/to/file.yaml open a config file elsewhere
+                """)
+            throw ExitCode(1)
+        }
+        let spec = try loadConfig(path)
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("hammock needs a terminal to draw in. From scripts use `hammock snapshot \(path)` or `hammock events \(path)`.")
+            throw ExitCode(1)
+        }
+        try global.apply(interactive: true)
+        let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment)
+        throw ExitCode(status)
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start the built-in demo API on 127.0.0.1 and open config/demo.yaml over it.")
+
+    @Option(help: "Port for the demo API on 127.0.0.1 (0 picks a free one).")
+    var port: UInt16 = 0
+
+    @Flag(help: "Only serve the demo API and print its address (to try snapshot or events against it).")
+    var serveOnly = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        if !serveOnly, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+            printError("hammock demo needs a terminal to draw in. Try `hammock demo --serve-only` and `hammock snapshot config/demo.yaml`.")
+            throw ExitCode(1)
+        }
+        let api = try await DemoAPI.start(port: port)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAMMOCK_DEMO_URL"] = api.baseURL
+        if serveOnly {
+            printLine("Demo API on \(api.baseURL) — Ctrl-C stops it. In another terminal:")
+            printLine("  HAMMOCK_DEMO_URL=\(api.baseURL) hammock snapshot config/demo.yaml")
+            await waitForInterrupt()
+            await api.stop()
+            return
+        }
+        let path = try Self.demoConfigPath()
+        let spec: DashboardSpec
+        do {
+            spec = try loadConfig(path, environment: environment)
+        } catch {
+            await api.stop()
+            throw error
+        }
+        try global.apply(interactive: true)
+        let status = await DashboardRunner.run(spec: spec, environment: environment)
+        await api.stop()
+        throw ExitCode(status)
+    }
+
+    /// `config/demo.yaml` when run from the project, else the built-in copy written to a temp file.
+    static func demoConfigPath() throws -> String {
+        let local = "config/demo.yaml"
+        if FileManager.default.fileExists(atPath: local) { return local }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-demo-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("demo.yaml").path
+        try DemoConfig.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Validate a config file; exit 1 and print every problem.")
+
+    @Argument(help: "The config file.")
+    var config: String
+
+    func run() async throws {
+        let spec = try loadConfig(config)
+        printLine("✓ \(config): \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s"), \(spec.configure.count) configure block\(spec.configure.count == 1 ? "" : "s")")
+        printLine(spec.redactedSummary)
+    }
+}
+
+struct SnapshotCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Load every pane once and print the frame as plain text; exit 1 if any pane failed.")
+
+    @Argument(help: "The config file.")
+    var config: String
+
+    @Flag(help: "Print each pane's state as JSON instead of the frame.")
+    var json = false
+
+    @Option(help: "Frame width in columns.")
+    var width = 100
+
+    @Option(help: "Frame height in rows.")
+    var height = 30
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (10...1000).contains(width), (3...1000).contains(height) else {
+            throw ValidationError("--width must be 10…1000 and --height 3…1000")
+        }
+    }
+
+    func run() async throws {
+        let spec = try loadConfig(config)
+        try global.apply(interactive: false)
+        let result = await Snapshot.take(spec: spec, columns: width, rows: height) { $0.makeService() }
+        if json {
+            printLine(result.json.prettyPrinted())
+        } else {
+            printLine(result.lines.joined(separator: "\n"))
+        }
+        throw ExitCode(result.ok ? 0 : 1)
+    }
+}
+
+struct Events: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stream resource events as JSON lines until interrupted.")
+
+    @Argument(help: "The config file.")
+    var config: String
+
+    @Option(help: "Stop after this many events.")
+    var count: Int?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let spec = try loadConfig(config)
+        try global.apply(interactive: false)
+        await EventsRunner.run(spec: spec, limit: count)
+    }
+}
+
+struct Init: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write a commented starter hammock.yaml.")
+
+    @Option(help: "Where to write it.")
+    var output = "hammock.yaml"
+
+    @Flag(help: "Overwrite an existing file.")
+    var force = false
+
+    func run() async throws {
+        if FileManager.default.fileExists(atPath: output), !force {
+            printError("\(output) already exists; use --force to overwrite it")
+            throw ExitCode(1)
+        }
+        do {
+            try (StarterConfig.text + "\n").write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            printError("cannot write \(output): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        printLine("Wrote \(output). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")
+    }
+}

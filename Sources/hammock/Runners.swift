@@ -1,0 +1,128 @@
+import CursesBackend
+import Dashboard
+import DashboardConfig
+import Dispatch
+import Foundation
+import Glibc
+import ResourceEngine
+import TerminalUI
+
+/// Connects a `DashboardApp` to the real terminal until the user quits.
+@MainActor
+enum DashboardRunner {
+    static func run(spec: DashboardSpec, environment: [String: String]) async -> Int32 {
+        let session: TerminalSession
+        do {
+            session = try TerminalSession()
+        } catch {
+            printError("hammock: \(error)")
+            return 1
+        }
+        let terminal = Terminal(backend: session.backend)
+        let app = DashboardApp(spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService() }
+        let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
+        let frameLog = FrameLog(environment: environment)
+        let status: Int32 = await withCheckedContinuation { continuation in
+            let once = Once()
+            let finish: @MainActor (Int32) -> Void = { status in
+                if once.claim() { continuation.resume(returning: status) }
+            }
+            app.onQuit = finish
+            app.onSuspend = { session.suspend() }
+            app.onFrame = { _ in frameLog.frame(size: terminal.size) }
+            session.start { event in
+                switch event {
+                case .key(let key): app.send(.key(key))
+                case .resize: app.send(.resized)
+                case .resumed:
+                    terminal.forceFullRedraw()
+                    app.send(.resized)
+                case .signal(let signal): finish(128 + signal)
+                case .inputClosed: finish(0)
+                }
+            }
+            reloader.watch { app.send(.configReloaded($0)) }
+            app.start()
+        }
+        reloader.stop()
+        app.stop()
+        session.shutdown()
+        return status
+    }
+}
+
+/// Runs panes without a screen and prints each resource event as a JSON line.
+@MainActor
+enum EventsRunner {
+    static func run(spec: DashboardSpec, limit: Int?) async {
+        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService() }
+        var sources: [any DispatchSourceSignal] = []
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Once()
+            let finish: @MainActor () -> Void = { if once.claim() { continuation.resume() } }
+            var printed = 0
+            app.onEvent = { entry in
+                guard !once.isClaimed else { return }
+                printLine(EventLine.json(entry))
+                printed += 1
+                if let limit, printed >= limit { finish() }
+            }
+            for sig in [SIGINT, SIGTERM, SIGHUP] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+                source.setEventHandler { @Sendable in MainActor.assumeIsolated { finish() } }
+                source.resume()
+                sources.append(source)
+            }
+            if limit == 0 { finish() } else { app.start() }
+        }
+        app.stop()
+        _ = sources
+    }
+}
+
+/// Writes `frame N COLSxROWS pid P` lines to `HAMMOCK_FRAME_FIFO`, for end-to-end tests.
+@MainActor
+final class FrameLog {
+    private let fd: Int32
+    private var frames = 0
+
+    init(environment: [String: String]) {
+        fd = environment["HAMMOCK_FRAME_FIFO"].map { open($0, O_WRONLY | O_NONBLOCK) } ?? -1
+    }
+
+    func frame(size: Size) {
+        guard fd >= 0 else { return }
+        frames += 1
+        let line = "frame \(frames) \(size) pid \(getpid())\n"
+        _ = line.withCString { write(fd, $0, strlen($0)) }
+    }
+}
+
+/// A flag that can be claimed once.
+@MainActor
+final class Once {
+    private(set) var isClaimed = false
+
+    func claim() -> Bool {
+        defer { isClaimed = true }
+        return !isClaimed
+    }
+}
+
+/// Suspends until SIGINT or SIGTERM.
+@MainActor
+func waitForInterrupt() async {
+    var sources: [any DispatchSourceSignal] = []
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let once = Once()
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { @Sendable in MainActor.assumeIsolated { if once.claim() { continuation.resume() } } }
+            source.resume()
+            sources.append(source)
+        }
+    }
+    _ = sources
+}
