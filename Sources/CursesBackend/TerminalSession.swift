@@ -7,8 +7,8 @@ import TerminalUI
 /// terminal on every way out.
 ///
 /// Nothing blocks the main thread. Keys arrive through a dispatch read source on stdin that drains
-/// `wget_wch` in nodelay mode; SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP and SIGCONT through dispatch
-/// signal sources. All of it is delivered on the main actor as `TerminalEvent`s. The terminal is
+/// `wget_wch` in nodelay mode; SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP and SIGCONT through a
+/// `SignalPipe`. All of it is delivered on the main actor as `TerminalEvent`s. The terminal is
 /// restored by `shutdown()`, by an `atexit` hook, and before every quit the app makes after a signal.
 @MainActor
 public final class TerminalSession {
@@ -20,7 +20,7 @@ public final class TerminalSession {
     public let backend: CursesBackend
     private let screen: OpaquePointer
     private var inputSource: (any DispatchSourceRead)?
-    private var signalSources: [any DispatchSourceSignal] = []
+    private var signals: SignalPipe?
     private var handler: (@MainActor (TerminalEvent) -> Void)?
     private var isShutDown = false
 
@@ -35,14 +35,14 @@ public final class TerminalSession {
         setlocale(LC_ALL, "")
         if nc_codeset_is_utf8() == 0 { setlocale(LC_ALL, "C.UTF-8") }
         // Signals are ignored before curses starts so ncurses installs no handlers of its own;
-        // dispatch sources deliver them instead.
-        for sig in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] { signal(sig, SIG_IGN) }
+        // `start` installs ours.
+        for sig in TerminalSession.handledSignals { signal(sig, SIG_IGN) }
         guard let screen = nc_newterm_stdio() else {
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
             throw StartError(description: "cannot use terminal type \"\(term)\"; set TERM to a type this system knows, e.g. xterm-256color")
         }
         self.screen = screen
-        atexit { nc_endwin_if_active() }
+        atexit(restoreTerminalAtExit)
         guard let window = nc_stdscr() else {
             nc_endwin_if_active()
             throw StartError(description: "ncurses gave no screen")
@@ -70,13 +70,10 @@ public final class TerminalSession {
         input.setEventHandler { @Sendable in MainActor.assumeIsolated { self.drainInput() } }
         input.resume()
         inputSource = input
-        for sig in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { @Sendable in MainActor.assumeIsolated { self.handleSignal(sig) } }
-            source.resume()
-            signalSources.append(source)
-        }
+        signals = SignalPipe(signals: TerminalSession.handledSignals) { [weak self] sig in self?.handleSignal(sig) }
     }
+
+    static let handledSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
 
     /// Leaves curses mode, stops the process until it is continued (Ctrl-Z), then comes back and
     /// reports `.resumed` so the app redraws everything.
@@ -138,4 +135,12 @@ public final class TerminalSession {
             handler?(.signal(sig))
         }
     }
+}
+
+/// Restores the terminal at process exit.
+///
+/// A top-level function on purpose: a closure written inside the main-actor initialiser would be
+/// inferred main-actor isolated, and `exit` may run it on any thread (that trapped once).
+private func restoreTerminalAtExit() {
+    nc_endwin_if_active()
 }

@@ -25,8 +25,18 @@ public enum ProcessRunner {
         try spawn(argv, stdout: outputPath, stderr: outputPath, environment: environment, timeout: timeout)
     }
 
+    /// `capture` for async tests: waits on a dispatch thread, never on the cooperative pool, so
+    /// servers running in the test process keep being served meanwhile.
+    public static func capture(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try captureBlocking(argv, environment: environment, timeout: timeout) })
+            }
+        }
+    }
+
     /// Runs `argv` and returns its exit status, standard output and standard error separately.
-    public static func capture(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) throws -> Outcome {
+    public static func captureBlocking(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-run-\(UUID().uuidString)").path
         defer {
             unlink(base + ".out")

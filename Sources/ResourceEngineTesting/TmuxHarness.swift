@@ -75,7 +75,9 @@ public final class TmuxHarness {
 
     /// The visible screen as lines.
     public func capture() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = try tmux(["capture-pane", "-p", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 
     public func sendKeys(_ keys: String...) throws {

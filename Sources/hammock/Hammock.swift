@@ -118,7 +118,7 @@ struct Open: AsyncParsableCommand {
         }
         try global.apply(interactive: true)
         let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment)
-        throw ExitCode(status)
+        Glibc.exit(status)
     }
 }
 
@@ -145,8 +145,7 @@ struct Demo: AsyncParsableCommand {
             printLine("Demo API on \(api.baseURL) — Ctrl-C stops it. In another terminal:")
             printLine("  HAMMOCK_DEMO_URL=\(api.baseURL) hammock snapshot config/demo.yaml")
             await waitForInterrupt()
-            await api.stop()
-            return
+            Glibc.exit(0)
         }
         let path = try Self.demoConfigPath()
         let spec: DashboardSpec
@@ -157,9 +156,9 @@ struct Demo: AsyncParsableCommand {
             throw error
         }
         try global.apply(interactive: true)
+        // The terminal is restored when this returns; the server goes with the process.
         let status = await DashboardRunner.run(spec: spec, environment: environment)
-        await api.stop()
-        throw ExitCode(status)
+        Glibc.exit(status)
     }
 
     /// `config/demo.yaml` when run from the project, else the built-in copy written to a temp file.

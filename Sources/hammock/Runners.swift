@@ -56,7 +56,7 @@ enum DashboardRunner {
 enum EventsRunner {
     static func run(spec: DashboardSpec, limit: Int?) async {
         let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService() }
-        var sources: [any DispatchSourceSignal] = []
+        var signals: SignalPipe?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()
             let finish: @MainActor () -> Void = { if once.claim() { continuation.resume() } }
@@ -67,17 +67,11 @@ enum EventsRunner {
                 printed += 1
                 if let limit, printed >= limit { finish() }
             }
-            for sig in [SIGINT, SIGTERM, SIGHUP] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                source.setEventHandler { @Sendable in MainActor.assumeIsolated { finish() } }
-                source.resume()
-                sources.append(source)
-            }
+            signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in finish() }
             if limit == 0 { finish() } else { app.start() }
         }
         app.stop()
-        _ = sources
+        _ = signals
     }
 }
 
@@ -113,16 +107,12 @@ final class Once {
 /// Suspends until SIGINT or SIGTERM.
 @MainActor
 func waitForInterrupt() async {
-    var sources: [any DispatchSourceSignal] = []
+    var signals: SignalPipe?
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let once = Once()
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { @Sendable in MainActor.assumeIsolated { if once.claim() { continuation.resume() } } }
-            source.resume()
-            sources.append(source)
+        signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in
+            if once.claim() { continuation.resume() }
         }
     }
-    _ = sources
+    _ = signals
 }

@@ -93,7 +93,7 @@ struct EndToEndTests {
     }
 
     @Test func refusesToRunWithoutATerminal() throws {
-        let outcome = try ProcessRunner.capture([binary], timeout: 20)
+        let outcome = try ProcessRunner.captureBlocking([binary], timeout: 20)
         #expect(outcome.status == 1)
         #expect(outcome.errors == "terminal-demo: standard input and output must be a terminal\n")
     }

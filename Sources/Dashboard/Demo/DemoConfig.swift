@@ -65,5 +65,6 @@ panes:
     select: count
 layout:
   columns: 2
+
 """#
 }

@@ -1,0 +1,169 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// The built `hammock` binary, run as a user would from a script.
+@Suite(.serialized) struct CLITests {
+    static let binary = TmuxHarness.binDirectory.appendingPathComponent("hammock").path
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let demoConfig = repository.appendingPathComponent("config/demo.yaml").path
+
+    private func hammock(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) async throws -> ProcessRunner.Outcome {
+        var environment = ProcessInfo.processInfo.environment
+        environment["no_proxy"] = "127.0.0.1,localhost"
+        for (key, value) in extra { environment[key] = value }
+        if let directory {
+            return try await ProcessRunner.capture(["/bin/sh", "-c", "cd '\(directory)' && exec '\(Self.binary)' \"$@\"", "hammock"] + arguments, environment: environment, timeout: 60)
+        }
+        return try await ProcessRunner.capture([Self.binary] + arguments, environment: environment, timeout: 60)
+    }
+
+    private func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    @Test func versionAndHelp() async throws {
+        #expect(try await hammock(["--version"]).output == "0.1.0\n")
+        let help = try await hammock(["--help"])
+        #expect(help.status == 0)
+        for command in ["demo", "check", "snapshot", "events", "init"] { #expect(help.output.contains(command)) }
+    }
+
+    @Test func withoutAConfigItSaysHowToStart() async throws {
+        let outcome = try await hammock([], in: try temporaryDirectory())
+        #expect(outcome.status == 1)
+        #expect(outcome.errors.contains("There is no hammock.yaml here."))
+        #expect(outcome.errors.contains("hammock demo"))
+        #expect(outcome.errors.contains("hammock init"))
+    }
+
+    @Test func withoutATerminalItPointsToSnapshotAndEvents() async throws {
+        let outcome = try await hammock([Self.demoConfig])
+        #expect(outcome.status == 1)
+        #expect(outcome.errors == "hammock needs a terminal to draw in. From scripts use `hammock snapshot \(Self.demoConfig)` or `hammock events \(Self.demoConfig)`.\n")
+    }
+
+    @Test func checkReportsEveryProblemWithPositions() async throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/bad.yaml"
+        try "service:\n  baseURL: ftp://x\npanes:\n  - title: A\n    resource: /a\n    show: tabel\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["check", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.errors == """
+            \(path):2:12: service.baseURL "ftp://x" is not an http or https URL
+            \(path):5:15: resource "/a" is a path, so service.baseURL is needed
+            \(path):6:11: unknown show mode "tabel" (one of fields, table, text, json, value) (did you mean "table"?)
+            3 problems in \(path)
+
+            """)
+    }
+
+    @Test func checkAcceptsAGoodFileAndRedactsSecrets() async throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/good.yaml"
+        try "service:\n  baseURL: https://api.test/\n  headers:\n    Authorization: Bearer ${TOKEN}\npanes:\n  - title: A\n    resource: /a\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["check", path], environment: ["TOKEN": "super-secret-value"])
+        #expect(outcome.status == 0)
+        #expect(outcome.output.hasPrefix("✓ \(path): 1 pane, 0 configure blocks\n"))
+        #expect(outcome.output.contains("header Authorization: Bearer ${TOKEN}"))
+        #expect(!outcome.output.contains("super-secret-value"))
+    }
+
+    @Test func initWritesAStarterThatChecksAndRefusesToOverwrite() async throws {
+        let directory = try temporaryDirectory()
+        let first = try await hammock(["init"], in: directory)
+        #expect(first.status == 0)
+        #expect(first.output == "Wrote hammock.yaml. Edit it, then run `hammock check hammock.yaml` and `hammock hammock.yaml`.\n")
+        #expect(try await hammock(["check", "hammock.yaml"], in: directory).status == 0)
+        let second = try await hammock(["init"], in: directory)
+        #expect(second.status == 1)
+        #expect(second.errors == "hammock.yaml already exists; use --force to overwrite it\n")
+        #expect(try await hammock(["init", "--force"], in: directory).status == 0)
+    }
+
+    @Test func theBuiltInDemoConfigIsConfigDemoYaml() async throws {
+        // After editing config/demo.yaml, paste it into Sources/Dashboard/Demo/DemoConfig.swift.
+        #expect(DemoConfig.yaml == (try String(contentsOfFile: Self.demoConfig, encoding: .utf8)))
+    }
+
+    @Test func snapshotPrintsTheFrameAndFailsWhenAPaneFails() async throws {
+        let api = try await DemoAPI.start(slowDelay: .milliseconds(50))
+        defer { Task { await api.stop() } }
+        let outcome = try await hammock(["snapshot", Self.demoConfig, "--width", "100", "--height", "24"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
+        #expect(outcome.status == 1, "Payments always fails")
+        let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0].hasPrefix(" Demo Shop API · demo.yaml · 8 panes  ✓7 ✗1 ⟳0"))
+        #expect(lines.contains { $0.contains("│ status   UP") })
+        #expect(lines.contains { $0.contains("│ 503 · Payment gateway unavailable") }, "errorMessage lifted the message from the body")
+        #expect(lines.contains { $0.contains("│ name  Ada Lovelace") }, "the bearer token from configure reached /secure")
+        #expect(lines.count == 25)
+    }
+
+    @Test func snapshotJSONDescribesEachPane() async throws {
+        let api = try await DemoAPI.start(slowDelay: .milliseconds(50))
+        defer { Task { await api.stop() } }
+        let outcome = try await hammock(["snapshot", Self.demoConfig, "--json"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
+        #expect(outcome.status == 1)
+        let json = try JSONParser.parse(outcome.output)
+        #expect(json["ok"] == false)
+        let panes = try #require(json["panes"]?.arrayValue)
+        #expect(panes.count == 8)
+        #expect(panes[0]["title"] == "Health")
+        #expect(panes[0]["status"] == 200)
+        #expect(panes[0]["data"]?["status"] == "UP")
+        #expect(panes[2]["error"] == "Payment gateway unavailable")
+        #expect(panes[2]["status"] == 503)
+        #expect(panes[7]["data"] == 17 || panes[7]["data"] == 18 || panes[7]["data"] == 19)
+    }
+
+    @Test func snapshotSucceedsWhenEveryPaneLoads() async throws {
+        let api = try await DemoAPI.start()
+        defer { Task { await api.stop() } }
+        let directory = try temporaryDirectory()
+        let path = directory + "/ok.yaml"
+        try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n    show: value\n    select: status\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["snapshot", path, "--width", "40", "--height", "6"])
+        #expect(outcome.status == 0)
+        #expect(outcome.output.contains("UP"))
+    }
+
+    @Test func eventsStreamsJSONLines() async throws {
+        let api = try await DemoAPI.start()
+        defer { Task { await api.stop() } }
+        let directory = try temporaryDirectory()
+        let path = directory + "/events.yaml"
+        try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n  - title: Payments\n    resource: /payments\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["events", path, "--count", "4"])
+        #expect(outcome.status == 0)
+        let events = try outcome.output.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        #expect(events.count == 4)
+        #expect(Set(events.compactMap { $0["event"]?.stringValue }) == ["Requested", "NewData(Network)", "Error"])
+        let error = try #require(events.first { $0["event"] == "Error" })
+        #expect(error["status"] == 503)
+        #expect(error["resource"] == .string(api.baseURL + "payments"))
+        #expect(error["message"] == "Service Unavailable")
+        #expect(error["time"]?.stringValue?.hasSuffix("Z") == true)
+    }
+
+    @Test func logsGoToTheLogFile() async throws {
+        let api = try await DemoAPI.start()
+        defer { Task { await api.stop() } }
+        let directory = try temporaryDirectory()
+        let path = directory + "/log.yaml"
+        try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let log = directory + "/hammock.log"
+        let outcome = try await hammock(["snapshot", path, "--log", "network,stateChanges", "--log-file", log])
+        #expect(outcome.status == 0)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.contains("[network] GET \(api.baseURL)health"))
+        #expect(text.contains("[stateChanges]"))
+        let bad = try await hammock(["snapshot", path, "--log", "netwrk"])
+        #expect(bad.status != 0)
+        #expect(bad.errors.contains("unknown log category \"netwrk\""))
+    }
+}

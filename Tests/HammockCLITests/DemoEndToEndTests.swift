@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import ResourceEngineTesting
+import Testing
+
+/// `hammock demo` in a real terminal under tmux.
+@Suite(.serialized, .enabled(if: TmuxHarness.tmuxAvailable, "tmux is not installed; the end-to-end dashboard test needs it"))
+struct DemoEndToEndTests {
+    @Test func demoShowsDataTakesKeysResizesAndRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
+            environment: ["no_proxy": "127.0.0.1,localhost"])
+        var screen = try tmux.waitForScreen("the demo's data") { lines in
+            lines.contains { $0.contains("status   UP") } && lines.contains { $0.contains("Payment gateway unavailable") }
+        }
+        #expect(screen[0].hasPrefix(" Demo Shop API · demo.yaml · 8 panes"))
+        #expect(screen.contains { $0.contains("┌ ▸ Health") })
+
+        try tmux.sendKeys("j")
+        screen = try tmux.waitForScreen("Payments selected") { $0.contains { $0.contains("┌ ▸ Payments") } }
+        #expect(screen.last?.contains("t retry") == true, "the footer offers retry on the failing pane")
+        try tmux.sendKeys("t", "e")
+        screen = try tmux.waitForScreen("the event log") { lines in
+            lines.contains { $0.contains("Events (latest last)") } && lines.contains { $0.contains("Payments  Error  503") }
+        }
+        try tmux.sendKeys("Escape", "Enter")
+        screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.hasPrefix(" j/k scroll") == true }
+        #expect(screen[1].hasPrefix("┌ Payments"))
+        try tmux.sendKeys("Escape")
+
+        try tmux.resize(columns: 60, rows: 20)
+        try tmux.waitForFrame(size: "60x20")
+        screen = try tmux.waitForScreen("the smaller layout") { $0.first?.hasPrefix(" Demo Shop API") == true && $0.count >= 20 }
+        #expect(screen.prefix(20).allSatisfy { $0.count <= 60 })
+
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    @Test func sigtermWhileRunningRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 80, rows: 24,
+            environment: ["no_proxy": "127.0.0.1,localhost"])
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, SIGTERM)
+        #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+    }
+}
