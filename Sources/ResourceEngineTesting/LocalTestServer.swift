@@ -44,10 +44,10 @@ public final class LocalTestServer: Sendable {
         return LocalTestServer(server: server, task: task, port: port)
     }
 
-    /// Stops the server and closes its connections.
+    /// Stops the server and closes its connections, including ones whose handlers still run.
     public func stop() async {
-        await server.stop(timeout: 0)
         task.cancel()
+        _ = await task.result
     }
 
     public struct ServerError: Error, CustomStringConvertible {

@@ -25,11 +25,13 @@ public struct ScriptedBody: AsyncBufferedSequence, Sendable {
 
     /// A response whose headers declare `declaredLength` bytes while the script sends what it sends.
     public func response(declaredLength: Int? = nil, contentType: String = "application/octet-stream") -> HTTPResponse {
+        // Buffers as large as the largest step, so a big body is not written byte by byte.
+        let bufferSize = steps.map { if case .bytes(let data) = $0 { data.count } else { 1 } }.max() ?? 1
         let body: HTTPBodySequence
         if let declaredLength {
-            body = HTTPBodySequence(from: self, count: declaredLength, suggestedBufferSize: 1)
+            body = HTTPBodySequence(from: self, count: declaredLength, suggestedBufferSize: bufferSize)
         } else {
-            body = HTTPBodySequence(from: self, suggestedBufferSize: 1)
+            body = HTTPBodySequence(from: self, suggestedBufferSize: bufferSize)
         }
         return HTTPResponse(statusCode: .ok, headers: [.contentType: contentType], body: body)
     }

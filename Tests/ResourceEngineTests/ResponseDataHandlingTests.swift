@@ -71,6 +71,12 @@ import Testing
         #expect(h.resource.json == "UP")
     }
 
+    @Test func anEmptyJSONBodyIsNullNotAnError() async throws {
+        _ = try await load(.init(status: 204, headers: ["Content-Type": "application/json"]))
+        #expect(h.resource.latestError == nil)
+        #expect(h.resource.json == .null)
+    }
+
     @Test func invalidJSONIsAnErrorThatSaysWhere() async throws {
         let error = try #require(try await load(.json("{\n  \"a\": 1,\n  \"b\": tru\n}")).error)
         #expect(error.userMessage == "Invalid JSON: unexpected character 't' at line 3, column 8")

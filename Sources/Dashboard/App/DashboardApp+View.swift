@@ -202,14 +202,21 @@ extension DashboardApp {
         }
     }
 
+    /// "Unable to load data.", the message (wrapped to the room there is), "[t] Try again" and
+    /// the age of the last good data, centred vertically.
     private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
         let detail = error.httpStatusCode.map { "\($0) · \(error.userMessage)" } ?? error.userMessage
         let age = pane.resource.latestData.map { "last data " + Formatting.age(max(0, clock.now - $0.timestamp)) } ?? "no data yet"
-        let lines: [(String, Style)] = [
-            ("Unable to load data.", Style().bolded),
-            (detail, Style().fg(.red)),
-            ("[t] Try again      \(age)", Style().dimmed),
-        ]
+        var detailLines = Paragraph(detail).lines(width: area.width)
+        let room = max(1, area.height - 2)
+        if detailLines.count > room {
+            detailLines = Array(detailLines.prefix(room))
+            detailLines[room - 1] = DisplayWidth.truncate(detailLines[room - 1] + " …", to: area.width)
+        }
+        var lines: [(String, Style)] = [("Unable to load data.", Style().bolded)]
+        lines += detailLines.map { ($0, Style().fg(.red)) }
+        lines.append(("[t] Try again      \(age)", Style().dimmed))
+        if lines.count > area.height { lines.remove(at: 0) }
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (offset, line) in lines.enumerated() where top + offset < area.bottom {
             buffer.setString(x: area.x, y: top + offset, DisplayWidth.truncate(line.0, to: area.width), style: line.1)

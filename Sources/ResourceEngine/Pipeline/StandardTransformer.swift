@@ -37,9 +37,11 @@ struct UnlessParsedAsJSON: ResponseTransformer {
 /// The parsers behind the standard transformers, also available by name in pipelines.
 public enum Parsers {
     /// `Data` → `JSON`. Errors name the position: "Invalid JSON: … at line 3, column 7".
+    /// An empty body (a 204, a HEAD-like answer) is `null`, not an error.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
         ResponseContentTransformer(name: "json", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
             data, _ in
+            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
             do {
                 return try JSONParser.parse(data)
             } catch let failure as JSONParser.Failure {

@@ -1,0 +1,103 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// The engine against a server that misbehaves in every way: each failure becomes that resource's
+/// `RequestError` with a clear message, and the next good response recovers it.
+@MainActor
+@Suite(.serialized) struct TortureTests {
+    private func withHostile(_ body: @MainActor (HostileServer, Service) async throws -> Void) async throws {
+        let server = try await HostileServer.start()
+        let service = Service(baseURL: server.baseURL, networking: URLSessionProvider())
+        service.configure("**") { $0.timeout = 1.5 }
+        do { try await body(server, service) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func load(_ resource: Resource) async throws -> Response {
+        try await resource.load().awaitResult(timeout: 20)
+    }
+
+    @Test func everyHostileEndpointBecomesAClearError() async throws {
+        try await withHostile { _, service in
+            let expected: [(String, String)] = [
+                ("/hang", "The request timed out"),
+                ("/drip", "The request timed out"),
+                ("/cut", "The server closed the connection before the response was complete"),
+                ("/loop", "Too many redirects"),
+                ("/huge", "Response too large (over 8 MiB)"),
+                ("/huge-chunked", "Response too large (over 8 MiB)"),
+                ("/invalid-json", "Invalid JSON: expected a quoted key but found character 'o' at line 1, column 18"),
+                ("/bad-utf8", "Response is not valid utf-8 text"),
+            ]
+            // All at once, as a dashboard would: one slow endpoint never holds up the others.
+            let requests = expected.map { service.resource($0.0).load() }
+            for (request, (path, message)) in zip(requests, expected) {
+                let response = try await request.awaitResult(timeout: 20)
+                #expect(response.error?.userMessage == message, "\(path)")
+                #expect(service.resource(path).latestData == nil, "\(path)")
+            }
+        }
+    }
+
+    @Test func aConnectionResetIsAnError() async throws {
+        try await withHostile { server, service in
+            let resource = service.resource(absoluteURL: server.resetURL)
+            let error = try #require(try await load(resource).error)
+            #expect(["The server closed the connection before the response was complete", "The network connection was lost", "The server sent an invalid response"].contains(error.userMessage), "\(error)")
+        }
+    }
+
+    @Test func oddButValidResponsesAreData() async throws {
+        try await withHostile { _, service in
+            let text = service.resource("/json-as-text")
+            _ = try await load(text)
+            #expect(text.text == #"{"status":"UP"}"#, "labelled text, so it is text")
+            let escapes = service.resource("/escapes")
+            _ = try await load(escapes)
+            #expect(escapes.text == HostileServer.escapeBody, "the engine keeps data as sent; the screen sanitises")
+            let headers = service.resource("/many-headers")
+            _ = try await load(headers)
+            #expect(headers.jsonDict["headers"] == 1000)
+            #expect((headers.latestData?.headers.count ?? 0) >= 1000)
+        }
+    }
+
+    @Test func aHundredStatusCodes() async throws {
+        try await withHostile { _, service in
+            let codes = Array(200...226) + Array(400...451) + Array(500...520)
+            #expect(codes.count == 100)
+            let requests = codes.map { service.resource("/status/\($0)").load() }
+            for (code, request) in zip(codes, requests) {
+                let response = try await request.awaitResult(timeout: 20)
+                if code >= 400 {
+                    #expect(response.error?.httpStatusCode == code, "\(code)")
+                    #expect(response.error?.userMessage == HTTPStatus.reasonPhrase(for: code), "\(code)")
+                } else {
+                    #expect(response.error == nil, "\(code): \(String(describing: response.error))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: HostileServer.Behaviour.allCases.filter { $0 != .good })
+    func theNextGoodResponseRecovers(behaviour: HostileServer.Behaviour) async throws {
+        try await withHostile { server, service in
+            let resource = service.resource("/switchable")
+            _ = try await load(resource)
+            #expect(resource.json == ["status": "UP"])
+            await server.setBehaviour(behaviour)
+            _ = try await load(resource)
+            #expect(resource.latestError != nil, "\(behaviour)")
+            #expect(resource.json == ["status": "UP"], "the last good data stays")
+            await server.setBehaviour(.good)
+            _ = try await load(resource)
+            #expect(resource.latestError == nil, "\(behaviour)")
+            #expect(resource.json == ["status": "UP"])
+        }
+    }
+}
