@@ -11,6 +11,7 @@ import Testing
         let server = try await HostileServer.start()
         let service = Service(baseURL: server.baseURL, networking: URLSessionProvider())
         service.configure("**") { $0.timeout = 1.5 }
+        service.configure("/loop") { $0.timeout = 20 }  // many requests: time of its own
         do { try await body(server, service) } catch {
             await server.stop()
             throw error
