@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Dashboard", targets: ["Dashboard"]),
         .executable(name: "hammock", targets: ["hammock"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
+        .executable(name: "hammock-bench", targets: ["hammock-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
@@ -69,6 +70,13 @@ let package = Package(
         .testTarget(
             name: "HammockCLITests",
             dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "hammock-bench",
+            dependencies: [
+                "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             swiftSettings: strict),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),

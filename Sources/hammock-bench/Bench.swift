@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+import ResourceEngine
+import ResourceEngineTesting
+
+/// `hammock-bench`: performance as measured figures, side by side in one run.
+///
+///     swift run -c release hammock-bench                     all figures, printed as a table
+///     swift run -c release hammock-bench --output docs/benchmarks.md
+///     swift run -c release hammock-bench --quick             shorter end-to-end runs
+///     swift run -c release hammock-bench soak --minutes 10 --endpoints 200
+@main
+struct Bench {
+    @MainActor
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "floor-worker", arguments.count == 4, let n = Int(arguments[2]), let s = Int(arguments[3]) {
+            FloorWorker.run(baseURL: arguments[1], endpoints: n, seconds: s)
+            return
+        }
+        do {
+            if arguments.first == "soak" {
+                try await Soak.run(minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200))
+            } else {
+                try await runAll(quick: arguments.contains("--quick"), output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
+            }
+        } catch {
+            FileHandle.standardError.write(Data("hammock-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func value(after flag: String, in arguments: [String]) -> Double? {
+        arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
+    }
+
+    static var binDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    @MainActor
+    static func runAll(quick: Bool, output: String?) async throws {
+        EngineLog.enabled = []
+        var rows: [Row] = []
+        print("engine…")
+        rows.append(EngineBench.resourceLookup())
+        rows.append(EngineBench.manyObservers())
+        rows.append(try await EngineBench.thousandLoads())
+        rows += EngineBench.pipelineThroughput()
+        rows.append(try await EngineBench.parsesPerResponse())
+        print("screen…")
+        rows += try await EngineBench.screen()
+        printTable(rows)
+
+        var endToEnd: [EndToEndBench.Result] = []
+        let hammock = binDirectory.appendingPathComponent("hammock").path
+        if !FileManager.default.isExecutableFile(atPath: hammock) {
+            // `swift run hammock-bench` builds only this program; the dashboard it measures is built here.
+            let configuration = binDirectory.lastPathComponent
+            print("building hammock (\(configuration))…")
+            _ = try? ProcessRunner.captureBlocking(["swift", "build", "-c", configuration, "--product", "hammock"], timeout: 1800)
+        }
+        let seconds: Double = quick ? 8 : 20
+        if TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) {
+            for n in [50, 200, 1000] {
+                print("end to end: \(n) endpoints every second, \(Int(seconds)) s each…")
+                endToEnd.append(try await EndToEndBench.dashboard(hammock: hammock, endpoints: n, seconds: seconds))
+                endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
+                printEndToEnd(Array(endToEnd.suffix(2)))
+            }
+        } else {
+            print("end to end skipped: needs tmux and the hammock binary next to hammock-bench (swift build -c release)")
+        }
+        if let output {
+            try Report.markdown(rows: rows, endToEnd: endToEnd, seconds: seconds).write(toFile: output, atomically: true, encoding: .utf8)
+            print("wrote \(output)")
+        }
+    }
+
+    static func printTable(_ rows: [Row]) {
+        let width = rows.map(\.what.count).max() ?? 0
+        for row in rows {
+            print("\(row.area.padding(toLength: 7, withPad: " ", startingAt: 0)) \(row.what.padding(toLength: width, withPad: " ", startingAt: 0))  \(row.figure)\(row.target.isEmpty ? "" : "   (target: \(row.target))")")
+        }
+    }
+
+    static func printEndToEnd(_ results: [EndToEndBench.Result]) {
+        for result in results {
+            print(String(format: "  %-32@ N=%-5d CPU %5.1f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond))
+        }
+    }
+}
+
+/// The soak run: 200 endpoints for 10 minutes; memory must not grow past its first-minute plateau.
+enum Soak {
+    @MainActor
+    static func run(minutes: Double, endpoints: Int) async throws {
+        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
+        let (server, counter) = try await EndToEndBench.startServer()
+        let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
+        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        let pid = try tmux.waitForFrame(size: "200x60")
+        print("soak: \(endpoints) endpoints for \(minutes) min (pid \(pid))")
+        let figures = await EndToEndBench.measure(pid: pid, seconds: minutes * 60)
+        let probes = Double(await counter.reset()) / figures.seconds
+        _ = try? tmux.tmux(["kill-server"])
+        await server.stop()
+        let perMinute = 240  // samples every 250 ms
+        let firstMinute = figures.rssSamples.prefix(perMinute)
+        let plateau = firstMinute.suffix(perMinute / 2).max() ?? 0
+        let later = figures.rssSamples.dropFirst(perMinute)
+        let laterPeak = later.max() ?? plateau
+        let lastMinute = figures.rssSamples.suffix(perMinute)
+        let ok = laterPeak <= plateau * 1.10 + 1
+        print(String(format: "CPU %.1f %% of a core, %.1f probes/s", figures.cpuPercent, probes))
+        print(String(format: "RSS: first-minute plateau %.1f MiB, peak after %.1f MiB, last-minute average %.1f MiB", plateau, laterPeak, lastMinute.reduce(0, +) / Double(max(1, lastMinute.count))))
+        print(ok ? "PASS: memory stayed within 10 % (+1 MiB) of the first-minute plateau" : "FAIL: memory grew past the first-minute plateau")
+        if !ok { exit(1) }
+    }
+}

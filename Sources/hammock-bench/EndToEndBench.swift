@@ -1,0 +1,129 @@
+import FlyingFox
+import Foundation
+import Glibc
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ResourceEngineTesting
+
+/// The real `hammock` process polling N endpoints every second, and a plain URLSession loop doing
+/// the same number of requests as the floor to compare against.
+enum EndToEndBench {
+    struct Result {
+        let label: String
+        let endpoints: Int
+        let figures: ProcessSampler.Figures
+        let probesPerSecond: Double
+    }
+
+    actor Counter {
+        var count = 0
+        func hit() { count += 1 }
+        func reset() -> Int {
+            defer { count = 0 }
+            return count
+        }
+    }
+
+    /// A server on 127.0.0.1 answering `/e/N` with a small JSON body, counting requests.
+    static func startServer() async throws -> (LocalTestServer, Counter) {
+        let counter = Counter()
+        let server = try await LocalTestServer.start { server in
+            await server.appendRoute("GET /e/*") { _ in
+                await counter.hit()
+                return HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "application/json"]), body: Data(#"{"status":"UP","version":"1.4.2","uptime":12345}"#.utf8))
+            }
+        }
+        return (server, counter)
+    }
+
+    static func config(endpoints: Int, baseURL: String) throws -> String {
+        var yaml = """
+            title: Bench \(endpoints)
+            service:
+              baseURL: \(baseURL)
+              expiration: 500ms
+              timeout: 5s
+            panes:
+
+            """
+        for i in 0..<endpoints {
+            yaml += "  - title: E\(i)\n    resource: /e/\(i)\n    every: 1s\n    show: value\n    select: status\n"
+        }
+        yaml += "layout:\n  columns: 4\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-\(endpoints)-\(getpid()).yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `hammock CONFIG` under tmux at 200×60: the dashboard draws for real; only its process is measured.
+    static func dashboard(hammock: String, endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result {
+        let (server, counter) = try await startServer()
+        let path = try config(endpoints: endpoints, baseURL: server.baseURL)
+        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        let pid = try tmux.waitForFrame(size: "200x60")
+        try await Task.sleep(for: .seconds(warmup))
+        _ = await counter.reset()
+        let figures = await measure(pid: pid, seconds: seconds)
+        let probes = Double(await counter.reset()) / figures.seconds
+        _ = try? tmux.tmux(["kill-server"])
+        await server.stop()
+        return Result(label: "hammock (dashboard under tmux)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+    }
+
+    /// `hammock-bench floor-worker`: N URLSession GETs every second, nothing else.
+    static func floor(bench: String, endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result {
+        let (server, counter) = try await startServer()
+        let pid = try spawn([bench, "floor-worker", server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
+        try await Task.sleep(for: .seconds(warmup))
+        _ = await counter.reset()
+        let figures = await measure(pid: pid, seconds: seconds)
+        let probes = Double(await counter.reset()) / figures.seconds
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        await server.stop()
+        return Result(label: "URLSession loop (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+    }
+
+    /// The sampler blocks, so it runs on a dispatch thread, not the cooperative pool that serves the server.
+    static func measure(pid: pid_t, seconds: Double) async -> ProcessSampler.Figures {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: ProcessSampler(pid: pid).measure(seconds: seconds))
+            }
+        }
+    }
+
+    static func spawn(_ argv: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ) == 0 else {
+            throw TmuxHarness.Failure(description: "cannot start \(argv[0])")
+        }
+        return pid
+    }
+}
+
+/// The floor: a plain loop of URLSession requests, `endpoints` per second.
+enum FloorWorker {
+    static func run(baseURL: String, endpoints: Int, seconds: Int) {
+        let session = URLSession(configuration: .ephemeral)
+        let group = DispatchGroup()
+        for _ in 0..<seconds {
+            let started = Date()
+            for i in 0..<endpoints {
+                group.enter()
+                session.dataTask(with: URL(string: "\(baseURL)e/\(i)")!) { _, _, _ in group.leave() }.resume()
+            }
+            group.wait()
+            let rest = 1 - Date().timeIntervalSince(started)
+            if rest > 0 { usleep(useconds_t(rest * 1_000_000)) }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Synchronization
+import TerminalUI
+
+/// Figures for the engine and the screen, measured in process.
+@MainActor
+enum EngineBench {
+    static func time(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func resourceLookup() -> Row {
+        let service = Service(baseURL: "https://api.bench/", networking: FakeNetworkingProvider())
+        let paths = (0..<1000).map { "/items/\($0)" }
+        for path in paths { _ = service.resource(path) }
+        let count = 100_000
+        var sink = 0
+        let seconds = time {
+            for i in 0..<count { sink &+= service.resource(paths[i % paths.count]).url.absoluteString.utf8.count }
+        }
+        precondition(sink > 0)
+        return Row("engine", "service.resource(path), existing resource, 100k lookups", String(format: "%.0f ns/op", seconds / Double(count) * 1e9), "well under 1 µs")
+    }
+
+    static func manyObservers() -> Row {
+        let service = Service(baseURL: "https://api.bench/", networking: FakeNetworkingProvider())
+        let resource = service.resource("/hot")
+        let owners = (0..<10_000).map { _ in NSObject() }
+        var calls = 0
+        for owner in owners { resource.addObserver(owner: owner) { _, _ in calls += 1 } }
+        let batches = 200
+        // Owners must outlive the loop: an optimised build may release them after their last use.
+        let seconds = withExtendedLifetime(owners) {
+            time { for i in 0..<batches { resource.overrideLocalContent(with: i) } }
+        }
+        precondition(calls == 10_000 * (batches + 1))
+        return Row("engine", "one event to 10,000 observers (\(batches) batches)", String(format: "%.0f µs/batch", seconds / Double(batches) * 1e6), "well under 1 ms")
+    }
+
+    static func thousandLoads() async throws -> Row {
+        let network = FakeNetworkingProvider()
+        let service = Service(baseURL: "https://api.bench/", networking: network)
+        let resources = (0..<1000).map { service.resource("/r/\($0)") }
+        for resource in resources { network.stub(.get, resource.url.absoluteString, .json(#"{"status":"UP","n":1}"#)) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let requests = resources.map { $0.load() }
+        for request in requests { _ = try await request.awaitResult(timeout: 60) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        precondition(resources.allSatisfy { $0.latestData != nil })
+        return Row("engine", "1,000 resources loaded through the fake provider (parse included)", String(format: "%.1f ms total, %.0f µs/load", seconds * 1000, seconds / 1000 * 1e6), "")
+    }
+
+    static func pipelineThroughput() -> [Row] {
+        var items: [String] = []
+        var size = 0
+        var i = 0
+        while size < 1 << 20 {
+            let item = #"{"id":\#(i),"customer":"Customer \#(i)","total":"\#(i).50","tags":["a","b"],"open":true,"note":null}"#
+            items.append(item)
+            size += item.utf8.count + 1
+            i += 1
+        }
+        let body = Data(("[" + items.joined(separator: ",") + "]").utf8)
+        var pipeline = Pipeline()
+        pipeline[.parsing].add(StandardTransformer.json.transformer, contentTypes: StandardTransformer.json.contentTypes)
+        let entity = Entity(content: body, contentType: "application/json", timestamp: 0)
+        let rounds = 20
+        var parsed = 0
+        let seconds = time {
+            for _ in 0..<rounds {
+                if case .success(let result) = pipeline.process(.success(entity)), result.content is JSON { parsed += 1 }
+            }
+        }
+        precondition(parsed == rounds)
+        let mb = Double(body.count) / 1_048_576 * Double(rounds)
+        return [Row("engine", "pipeline: standard JSON parse of a \(String(format: "%.2f", Double(body.count) / 1_048_576)) MiB body", String(format: "%.0f MiB/s", mb / seconds), "")]
+    }
+
+    static func parsesPerResponse() async throws -> Row {
+        final class Counter: ResponseTransformer {
+            let count = Mutex(0)
+            func process(_ response: Response) -> Response {
+                count.withLock { $0 += 1 }
+                return response
+            }
+            var debugDescription: String { "counter" }
+        }
+        let network = FakeNetworkingProvider()
+        let service = Service(baseURL: "https://api.bench/", networking: network)
+        let counter = Counter()
+        service.configure("**") { $0.pipeline[.parsing].add(counter) }
+        let resource = service.resource("/once")
+        network.stub(.get, resource.url.absoluteString, .json("[1,2,3]"))
+        let owners = (0..<10).map { _ in NSObject() }
+        for owner in owners { resource.addObserver(owner: owner) { _, _ in } }
+        let request = resource.load()
+        for _ in 0..<10 { request.onSuccess { _ in } }
+        _ = try await request.awaitResult()
+        withExtendedLifetime(owners) {}
+        return Row("engine", "parses per response with 10 observers and 10 hooks", "\(counter.count.withLock { $0 })", "exactly 1")
+    }
+
+    static func screen() async throws -> [Row] {
+        let network = FakeNetworkingProvider()
+        var yaml = "service:\n  baseURL: https://api.bench/\npanes:\n"
+        for i in 0..<24 {
+            let show = ["fields", "table", "value", "json"][i % 4]
+            yaml += "  - title: Pane \(i)\n    resource: /p\(i)\n    show: \(show)\n" + (show == "value" ? "    select: n\n" : "")
+        }
+        yaml += "layout:\n  columns: 4\n"
+        let spec = try ConfigLoader.parse(yaml, file: "bench.yaml", environment: [:])
+        let clock = ManualClock()
+        let backend = TestBackend(columns: 200, rows: 60)
+        let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
+        let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler) {
+            $0.makeService(networking: network, clock: clock)
+        }
+        for i in 0..<24 {
+            let body = i % 4 == 1 ? #"[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"name":"c"}]"# : #"{"status":"UP","version":"1.4.2","n":\#(i)}"#
+            network.stub(.get, "https://api.bench/p\(i)", .json(body))
+        }
+        app.start()
+        for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult() } }
+        try await drainMainQueue(turns: 2)
+        app.drawNow()
+        let unchanged = app.drawNow()
+        let valuePane = app.panes[2].resource
+        valuePane.overrideLocalContent(with: JSON.object(["status": "UP", "version": "1.4.2", "n": 999]))
+        let oneValue = app.drawNow()
+        let frames = 300
+        let seconds = time {
+            for i in 0..<frames {
+                valuePane.overrideLocalContent(with: JSON.object(["status": "UP", "version": "1.4.2", "n": .int(i)]))
+                app.drawNow()
+            }
+        }
+        app.stop()
+        return [
+            Row("screen", "render + diff, 200×60, 24 panes, one value changing", String(format: "%.0f µs/frame", seconds / Double(frames) * 1e6), "under 1 ms"),
+            Row("screen", "cells sent for an unchanged frame", "\(unchanged)", "0"),
+            Row("screen", "cells sent when one value changes (2 → 3 digits)", "\(oneValue)", "only its cells"),
+        ]
+    }
+}
+
+/// One line of the results table.
+struct Row {
+    let area: String
+    let what: String
+    let figure: String
+    let target: String
+
+    init(_ area: String, _ what: String, _ figure: String, _ target: String) {
+        self.area = area
+        self.what = what
+        self.figure = figure
+        self.target = target
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+
+/// Samples a process's CPU time and resident memory from /proc, as the peers were measured.
+///
+/// CPU % of one core = Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS.
+struct ProcessSampler {
+    struct Figures {
+        let cpuPercent: Double
+        let rssAverageMiB: Double
+        let rssPeakMiB: Double
+        let seconds: Double
+        let rssSamples: [Double]
+    }
+
+    let pid: pid_t
+
+    func cpuTicks() -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state(0) … utime is field 14 of the whole line → index 11 here.
+        guard fields.count > 12, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
+        return utime + stime
+    }
+
+    func rssMiB() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kb / 1024
+    }
+
+    /// Samples every 250 ms for `seconds`.
+    func measure(seconds: Double) -> Figures {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let start = Date()
+        let startTicks = cpuTicks() ?? 0
+        var rss: [Double] = []
+        while Date().timeIntervalSince(start) < seconds {
+            if let value = rssMiB() { rss.append(value) }
+            usleep(250_000)
+        }
+        let wall = Date().timeIntervalSince(start)
+        let ticks = Double((cpuTicks() ?? startTicks) - startTicks)
+        return Figures(
+            cpuPercent: ticks / ticksPerSecond / wall * 100,
+            rssAverageMiB: rss.isEmpty ? 0 : rss.reduce(0, +) / Double(rss.count),
+            rssPeakMiB: rss.max() ?? 0, seconds: wall, rssSamples: rss)
+    }
+}

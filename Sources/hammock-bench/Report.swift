@@ -1,0 +1,60 @@
+import Foundation
+import ResourceEngineTesting
+
+/// Writes the results as docs/benchmarks.md, with the machine and the command.
+enum Report {
+    static func markdown(rows: [Row], endToEnd: [EndToEndBench.Result], seconds: Double) -> String {
+        var text = """
+            # Benchmarks
+
+            Measured by `swift run -c release hammock-bench --output docs/benchmarks.md` (release build)
+            on \(machine()). Figures from one run; rerun the command to reproduce.
+
+            ## Engine and screen (in process)
+
+            | area | what | figure | target (DESIGN.md) |
+            | --- | --- | --- | --- |
+
+            """
+        for row in rows { text += "| \(row.area) | \(row.what) | \(row.figure) | \(row.target) |\n" }
+        text += """
+
+            ## End to end: polling N endpoints every second
+
+            The real `hammock` dashboard runs under tmux at 200×60, drawing for real, against a
+            FlyingFox server on 127.0.0.1 in the benchmark process; every pane refreshes every
+            second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
+            `/proc` every 250 ms over \(Int(seconds)) s after a 3 s warm-up: CPU % of one core =
+            Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
+            server. The floor is a plain loop making the same requests with URLSession and
+            nothing else.
+
+            | program | endpoints | CPU (% of one core) | RSS avg / peak | probes/s |
+            | --- | --- | --- | --- | --- |
+
+            """
+        for result in endToEnd {
+            text += String(format: "| %@ | %d | %.1f %% | %.1f / %.1f MiB | %.1f |\n", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+        }
+        text += """
+
+            Peers measured on this kind of machine (DESIGN.md): monit 1.2 % / 8.8 MiB at 51 checks/s,
+            prometheus blackbox_exporter 5.5 % / 21 MiB at 50 probes/s, glances 7 % / 44 MiB.
+            DESIGN's bar for Hammock: at most 2 % of one core and 20 MiB resident for 50 endpoints
+            polled every second; idle CPU 0; 1,000 endpoints must work.
+
+            """
+        return text
+    }
+
+    static func machine() -> String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let swift = (try? ProcessRunner.captureBlocking(["swift", "--version"], timeout: 30))?.output
+            .split(separator: "\n").first.map(String.init) ?? "Swift"
+        return "\(cores) cores (\(cpu)), \(String(format: "%.0f", memory)) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString), \(swift)"
+    }
+}
