@@ -23,6 +23,8 @@ public final class Service {
     private(set) var configVersion = 0
     private var configEntries: [ConfigurationEntry] = []
     private var resourceCache: [String: CachedResource] = [:]
+    /// Path as given → absolute URL string, so repeated lookups skip building a URL.
+    private var pathKeys: [String: String] = [:]
     private var sharedInvalidResource: Resource?
 
     /// Creates a service.
@@ -73,7 +75,13 @@ public final class Service {
     /// One leading `/` is dropped; the rest is appended as a path component, so `..`, `//` and
     /// `?` are escaped rather than interpreted. Without a base URL the resource is invalid.
     public func resource(_ path: String) -> Resource {
-        resource(baseURL: baseURL, path: path)
+        if let key = pathKeys[path], let resource = resourceCache[key]?.retain() { return resource }
+        let resource = resource(baseURL: baseURL, path: path)
+        if !resource.isInvalid {
+            if pathKeys.count >= cachedResourceCountLimit { pathKeys.removeAll() }
+            pathKeys[path] = resource.url.absoluteString
+        }
+        return resource
     }
 
     /// The resource for `path` under a base URL other than the service's.
@@ -130,6 +138,7 @@ public final class Service {
             entry.release()
         }
         resourceCache = resourceCache.filter { $0.value.resource != nil }
+        pathKeys = pathKeys.filter { resourceCache[$0.value] != nil }
     }
 
     // MARK: Configuration

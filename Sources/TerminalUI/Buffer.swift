@@ -43,6 +43,16 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         guard y >= area.y, y < area.bottom else { return x }
         let limit = min(area.right, maxWidth.map { x + max(0, $0) } ?? area.right)
         var column = x
+        // Printable ASCII (most of a dashboard): one cell per byte, no grapheme breaking.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            let row = (y - area.y) * area.width - area.x
+            for byte in text.utf8 {
+                if column >= limit { break }
+                if column >= area.x { cells[row + column] = Cell(String(UnicodeScalar(byte)), style: style) }
+                column += 1
+            }
+            return column
+        }
         for character in Sanitizer.line(text) {
             let symbol = String(character)
             let width = DisplayWidth.of(grapheme: symbol)

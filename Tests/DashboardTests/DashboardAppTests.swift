@@ -211,6 +211,22 @@ let shopConfig = """
         #expect(h.quitStatus == 130)
     }
 
+    @Test func backgroundFramesAreRateLimitedButKeysDrawAtOnce() async throws {
+        let h = try DashboardHarness(shopConfig, columns: 90, rows: 14, minimumFrameInterval: 60)
+        h.stub("health", .json("{}"))
+        h.stub("orders", .json("[]"))
+        h.stub("payments", .json("{}"))
+        h.stub("users", .json("{}"))
+        h.app.start()
+        try await drainMainQueue(turns: 2)
+        #expect(h.app.framesDrawn == 1, "the first frame is not delayed")
+        try await h.settle()
+        #expect(h.app.framesDrawn == 1, "answers arriving within the interval wait for it")
+        try await h.press(.tab)
+        #expect(h.app.framesDrawn == 2, "a key draws at once, taking the waiting background frame with it")
+        #expect(h.screen[0].contains("✓4"))
+    }
+
     @Test func manyEventsInOneTurnDrawOneFrameAndAnUnchangedFrameSendsNothing() async throws {
         h.app.start()
         try await h.settle()

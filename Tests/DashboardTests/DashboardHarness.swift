@@ -18,7 +18,7 @@ final class DashboardHarness {
     let app: DashboardApp
     var quitStatus: Int32?
 
-    init(_ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml") throws {
+    init(_ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml", minimumFrameInterval: Double = 0) throws {
         let spec = try ConfigLoader.parse(yaml, file: file, environment: [:])
         let clock = clock
         scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
@@ -26,7 +26,7 @@ final class DashboardHarness {
         let network = network
         app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-            timeZone: TimeZone(identifier: "UTC")!
+            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval
         ) { spec in spec.makeService(networking: network, clock: clock) }
         app.onQuit = { [weak self] in self?.quitStatus = $0 }
     }

@@ -2,7 +2,7 @@ import TerminalUI
 
 extension DashboardApp {
     func handleKey(_ key: KeyEvent) {
-        defer { requestFrame() }
+        defer { requestFrame(urgent: true) }
         if key == .ctrl("c") { return quit(130) }
         if key == .ctrl("z") {
             onSuspend?()

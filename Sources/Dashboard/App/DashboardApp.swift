@@ -35,6 +35,9 @@ public final class DashboardApp {
     let scheduler: any DashboardScheduler
     let makeService: @MainActor (DashboardSpec) -> Service
     let timeZone: TimeZone
+    /// The least time between frames caused by background activity (resource events, ticks).
+    /// Keys and resizes draw on the next main-queue turn regardless.
+    let minimumFrameInterval: Double
 
     /// Index into `visiblePanes` of the selected pane.
     public internal(set) var selection = 0
@@ -60,6 +63,8 @@ public final class DashboardApp {
     public var onFrame: (@MainActor (Int) -> Void)?
 
     private var frameScheduled = false
+    private var urgentFrameScheduled = false
+    private var lastFrameUptime: UInt64 = 0
     private var tickAction: ScheduledAction?
     private var eventOwner = EventOwner()
     private var started = false
@@ -72,8 +77,10 @@ public final class DashboardApp {
         clock: any EngineClock,
         scheduler: any DashboardScheduler,
         timeZone: TimeZone = .current,
+        minimumFrameInterval: Double = 0.1,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) {
+        self.minimumFrameInterval = minimumFrameInterval
         self.spec = spec
         self.terminal = terminal
         self.clock = clock
@@ -91,7 +98,7 @@ public final class DashboardApp {
         started = true
         buildPanes()
         scheduleTick()
-        requestFrame()
+        requestFrame(urgent: true)
     }
 
     /// Stops timers and detaches every pane from its resource.
@@ -144,7 +151,7 @@ public final class DashboardApp {
         case .key(let key):
             handleKey(key)
         case .resized:
-            requestFrame()
+            requestFrame(urgent: true)
         case .resourceChanged:
             clampSelection()
             requestFrame()
@@ -221,16 +228,33 @@ public final class DashboardApp {
 
     // MARK: Frames
 
-    /// Asks for a frame on the next main-queue turn; more requests before then add nothing.
-    public func requestFrame() {
-        guard terminal != nil, !frameScheduled else { return }
-        frameScheduled = true
-        DispatchQueue.main.async { @Sendable in
-            MainActor.assumeIsolated {
-                self.frameScheduled = false
-                self.drawNow()
+    /// Asks for a frame. Many requests make one frame; background ones (`urgent: false`) come at
+    /// most every `minimumFrameInterval`, so fifty endpoints answering through a second do not
+    /// redraw fifty times; urgent ones (keys, resizes) draw on the next main-queue turn.
+    public func requestFrame(urgent: Bool = false) {
+        guard terminal != nil else { return }
+        if urgent {
+            guard !urgentFrameScheduled else { return }
+            urgentFrameScheduled = true
+            DispatchQueue.main.async { @Sendable in
+                MainActor.assumeIsolated { self.drawScheduledFrame() }
             }
+            return
         }
+        guard !frameScheduled, !urgentFrameScheduled else { return }
+        frameScheduled = true
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- lastFrameUptime) / 1e9
+        let wait = max(0, minimumFrameInterval - elapsed)
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { @Sendable in
+            MainActor.assumeIsolated { self.drawScheduledFrame() }
+        }
+    }
+
+    private func drawScheduledFrame() {
+        guard frameScheduled || urgentFrameScheduled else { return }
+        frameScheduled = false
+        urgentFrameScheduled = false
+        drawNow()
     }
 
     /// Draws a frame now; returns the number of cells sent.
@@ -238,6 +262,9 @@ public final class DashboardApp {
     public func drawNow() -> Int {
         guard let terminal else { return 0 }
         framesDrawn += 1
+        lastFrameUptime = DispatchTime.now().uptimeNanoseconds
+        frameScheduled = false
+        urgentFrameScheduled = false
         let sent = terminal.draw { buffer in render(into: &buffer) }
         onFrame?(sent)
         return sent

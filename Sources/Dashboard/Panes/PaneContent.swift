@@ -3,10 +3,25 @@ import Foundation
 import ResourceEngine
 import TerminalUI
 
+/// Parsed JSON paths by their text, so a frame does not parse every pane's paths again.
+@MainActor
+enum PathCache {
+    private static var parsed: [String: JSONPath] = [:]
+
+    static func path(_ text: String) -> JSONPath? {
+        if let cached = parsed[text] { return cached }
+        guard let path = try? JSONPath(text) else { return nil }
+        if parsed.count > 10_000 { parsed.removeAll() }
+        parsed[text] = path
+        return path
+    }
+}
+
 /// What a pane shows of its data, for each `show` mode, as widgets and lines.
 ///
 /// Pure: from the content value and the pane's spec. `select` is applied here, at display time,
 /// so panes sharing a resource can show different parts of it.
+@MainActor
 struct PaneContent {
     let spec: PaneSpec
     let content: any Sendable
@@ -15,8 +30,9 @@ struct PaneContent {
     var selected: Result<JSON, PaneContentError> {
         let value = PaneContent.json(from: content)
         guard let select = spec.select else { return .success(value) }
+        guard let path = PathCache.path(select) else { return .failure(PaneContentError(message: "select: invalid path \(select)")) }
         do {
-            return .success(try JSONPath(select).evaluate(value))
+            return .success(try path.evaluate(value))
         } catch {
             return .failure(PaneContentError(message: "select \(error)"))
         }
@@ -91,7 +107,7 @@ struct PaneContent {
     func fieldPairs(_ value: JSON) -> [(key: String, value: String)] {
         if let fields = spec.fields {
             return fields.map { path in
-                let found = (try? JSONPath(path)).flatMap { $0.lookup(value) }
+                let found = PathCache.path(path).flatMap { $0.lookup(value) }
                 return (path, found.map(PaneContent.inline) ?? "—")
             }
         }
@@ -105,7 +121,7 @@ struct PaneContent {
     func tableRows(_ value: JSON) -> (header: [String], rows: [[String]]) {
         guard let items = value.arrayValue else { return ([], []) }
         let columns = spec.columns ?? items.first?.objectValue?.keys ?? []
-        let paths = columns.map { try? JSONPath($0) }
+        let paths = columns.map { PathCache.path($0) }
         let rows = items.map { item in
             paths.map { path in path.flatMap { $0.lookup(item) }.map(PaneContent.inline) ?? "—" }
         }

@@ -46,7 +46,9 @@ final class ObserverEntry {
 
     /// Drops dead owners and decides whether the observer is held strongly.
     func refresh() {
-        externalOwners.removeAll { $0.object == nil }
+        if externalOwners.contains(where: { $0.object == nil }) {
+            externalOwners.removeAll { $0.object == nil }
+        }
         if externalOwners.isEmpty {
             if observerObjectID != nil { strongObserver = nil }
         } else if strongObserver == nil {
@@ -56,6 +58,7 @@ final class ObserverEntry {
 
     var isDefunct: Bool {
         refresh()
-        return observer == nil || (!selfOwned && externalOwners.isEmpty)
+        if !selfOwned && externalOwners.isEmpty { return true }
+        return strongObserver == nil && weakObserver == nil
     }
 }

@@ -52,7 +52,7 @@ extension Resource {
 
     /// Drops observers whose owners are gone, telling each that still exists.
     func cleanDefunctObservers() {
-        guard !observerEntries.isEmpty else { return }
+        guard !observerEntries.isEmpty, observerEntries.contains(where: \.isDefunct) else { return }
         var stopped: [any ResourceObserver] = []
         observerEntries.removeAll { entry in
             guard entry.isDefunct else { return false }
