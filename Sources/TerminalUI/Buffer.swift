@@ -48,7 +48,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             let row = (y - area.y) * area.width - area.x
             for byte in text.utf8 {
                 if column >= limit { break }
-                if column >= area.x { cells[row + column] = Cell(String(UnicodeScalar(byte)), style: style) }
+                if column >= area.x { cells[row + column] = Cell(String(UnicodeScalar(byte)), style: style, width: 1) }
                 column += 1
             }
             return column
@@ -63,7 +63,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             }
             if column + width > limit { break }
             if column >= area.x {
-                self[column, y] = Cell(symbol, style: style)
+                self[column, y] = Cell(symbol, style: style, width: width)
                 if width == 2 { self[column + 1, y] = .continuation(style: style) }
             }
             column += width
@@ -118,16 +118,20 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         var updates: [CellUpdate] = []
         var toSkip = 0
         var invalidated = 0
-        for i in next.cells.indices {
-            let current = next.cells[i]
-            let previous = cells[i]
-            if toSkip == 0, current != previous || invalidated > 0 {
-                updates.append(CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: current))
+        let width = area.width
+        // Cells are read in place: copying each one would retain and release its string.
+        cells.withUnsafeBufferPointer { old in
+            next.cells.withUnsafeBufferPointer { new in
+                for i in new.indices {
+                    let currentWidth = max(1, new[i].width)
+                    if toSkip == 0, invalidated > 0 || new[i] != old[i] {
+                        updates.append(CellUpdate(x: area.x + i % width, y: area.y + i / width, cell: new[i]))
+                    }
+                    toSkip = new[i].isContinuation ? max(0, toSkip - 1) : currentWidth - 1
+                    let affected = max(currentWidth, max(1, old[i].width))
+                    invalidated = max(affected, invalidated) - 1
+                }
             }
-            let currentWidth = max(1, current.width)
-            toSkip = current.isContinuation ? max(0, toSkip - 1) : currentWidth - 1
-            let affected = max(currentWidth, max(1, previous.width))
-            invalidated = max(affected, invalidated) - 1
         }
         return updates
     }

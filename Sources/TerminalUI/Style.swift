@@ -1,33 +1,36 @@
 /// A terminal colour: the terminal's default, one of the 16 named colours, or a 256-colour index.
-public enum Color: Sendable, Hashable {
-    case `default`
-    case black, red, green, yellow, blue, magenta, cyan, white
-    case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
-    case indexed(UInt8)
+///
+/// A small integer underneath, so comparing styles (done for every cell of every frame) is cheap.
+public struct Color: Sendable, Hashable {
+    private let code: Int16
+
+    private init(code: Int16) {
+        self.code = code
+    }
+
+    public static let `default` = Color(code: -1)
+    public static let black = Color(code: 0)
+    public static let red = Color(code: 1)
+    public static let green = Color(code: 2)
+    public static let yellow = Color(code: 3)
+    public static let blue = Color(code: 4)
+    public static let magenta = Color(code: 5)
+    public static let cyan = Color(code: 6)
+    public static let white = Color(code: 7)
+    public static let brightBlack = Color(code: 8)
+    public static let brightRed = Color(code: 9)
+    public static let brightGreen = Color(code: 10)
+    public static let brightYellow = Color(code: 11)
+    public static let brightBlue = Color(code: 12)
+    public static let brightMagenta = Color(code: 13)
+    public static let brightCyan = Color(code: 14)
+    public static let brightWhite = Color(code: 15)
+
+    /// A colour of the 256-colour palette.
+    public static func indexed(_ index: UInt8) -> Color { Color(code: Int16(index)) }
 
     /// The colour's index in the 256-colour palette, or nil for the default colour.
-    public var paletteIndex: Int? {
-        switch self {
-        case .default: nil
-        case .black: 0
-        case .red: 1
-        case .green: 2
-        case .yellow: 3
-        case .blue: 4
-        case .magenta: 5
-        case .cyan: 6
-        case .white: 7
-        case .brightBlack: 8
-        case .brightRed: 9
-        case .brightGreen: 10
-        case .brightYellow: 11
-        case .brightBlue: 12
-        case .brightMagenta: 13
-        case .brightCyan: 14
-        case .brightWhite: 15
-        case .indexed(let i): Int(i)
-        }
-    }
+    public var paletteIndex: Int? { code < 0 ? nil : Int(code) }
 }
 
 /// How a cell is drawn: colours and text attributes.

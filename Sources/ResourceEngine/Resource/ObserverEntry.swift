@@ -6,6 +6,8 @@
 @MainActor
 final class ObserverEntry {
     let identity: AnyHashable
+    /// Set for closure observers, which are called directly rather than through the protocol.
+    let closure: ResourceObserverClosure?
     private var strongObserver: (any ResourceObserver)?
     private weak var weakObserver: AnyObject?
     private let observerObjectID: ObjectIdentifier?
@@ -15,6 +17,7 @@ final class ObserverEntry {
     init(_ observer: any ResourceObserver, identity: AnyHashable) {
         self.identity = identity
         self.strongObserver = observer
+        self.closure = (observer as? ClosureObserver)?.closure
         if type(of: observer) is AnyClass {
             let object = observer as AnyObject
             weakObserver = object
@@ -57,6 +60,10 @@ final class ObserverEntry {
     }
 
     var isDefunct: Bool {
+        // Hot path (every observer, every event): one external owner that is alive. While any
+        // external owner lives, `refresh` has made the observer strong, so nothing else to check.
+        let owners = externalOwners
+        if owners.count == 1, owners[0].object != nil { return false }
         refresh()
         if !selfOwned && externalOwners.isEmpty { return true }
         return strongObserver == nil && weakObserver == nil

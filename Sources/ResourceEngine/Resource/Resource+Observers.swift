@@ -72,13 +72,26 @@ extension Resource {
         keepAliveWhileObserved = observerEntries.isEmpty ? nil : self
     }
 
-    /// Tells every observer, in the order they were added, that `event` happened.
+    /// Tells every live observer, in the order they were added, that `event` happened.
+    ///
+    /// One pass: an observer whose owners are gone is skipped (never told), and the dead entries
+    /// are swept out afterwards. Iterates over a snapshot, so observers may add or remove
+    /// observers while being told.
     func notifyObservers(_ event: ResourceEvent) {
-        cleanDefunctObservers()
         EngineLog.log(.stateChanges, "\(self) \(event.externalName)")
+        var sawDefunct = false
         for entry in observerEntries {
-            entry.observer?.resourceChanged(self, event: event)
+            if entry.isDefunct {
+                sawDefunct = true
+                continue
+            }
+            if let closure = entry.closure {
+                closure(self, event)
+            } else {
+                entry.observer?.resourceChanged(self, event: event)
+            }
         }
+        if sawDefunct { cleanDefunctObservers() }
     }
 
     func notifyObserversOfProgress(_ progress: Double) {

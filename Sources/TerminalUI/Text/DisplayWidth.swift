@@ -12,6 +12,10 @@ public enum DisplayWidth {
 
     /// Columns for one grapheme cluster.
     public static func of(grapheme: String) -> Int {
+        if grapheme.utf8.count == 1 {
+            let byte = grapheme.utf8.first!
+            return byte < 0x20 || byte == 0x7F ? 0 : 1
+        }
         var scalars = grapheme.unicodeScalars.makeIterator()
         guard let first = scalars.next() else { return 0 }
         if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
@@ -28,6 +32,8 @@ public enum DisplayWidth {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
         if v < 0x300 { return 1 }
+        // Box drawing, block elements and braille (borders, bars, spinners): narrow, and common.
+        if (0x2500...0x259F).contains(v) || (0x2800...0x28FF).contains(v) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

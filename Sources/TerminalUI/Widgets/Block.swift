@@ -28,14 +28,16 @@ public struct Block: Widget {
     public func render(into area: Rect, buffer: inout Buffer) {
         guard area.width >= 2, area.height >= 1 else { return }
         let top = area.y, bottom = area.bottom - 1, left = area.x, right = area.right - 1
+        let horizontal = Cell("─", style: borderStyle)
+        let vertical = Cell("│", style: borderStyle)
         for x in left...right {
-            buffer[x, top] = Cell("─", style: borderStyle)
-            if area.height > 1 { buffer[x, bottom] = Cell("─", style: borderStyle) }
+            buffer[x, top] = horizontal
+            if area.height > 1 { buffer[x, bottom] = horizontal }
         }
         if area.height > 2 {
             for y in (top + 1)..<bottom {
-                buffer[left, y] = Cell("│", style: borderStyle)
-                buffer[right, y] = Cell("│", style: borderStyle)
+                buffer[left, y] = vertical
+                buffer[right, y] = vertical
             }
         }
         buffer[left, top] = Cell("┌", style: borderStyle)
