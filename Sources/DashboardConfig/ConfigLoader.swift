@@ -12,7 +12,10 @@ public enum ConfigLoader {
     static let topKeys = ["title", "service", "configure", "panes", "layout"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers"]
     static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history"]
+
+    /// How many probes a pane keeps unless it says otherwise.
+    public static let defaultHistory = 60
     static let layoutKeys = ["columns"]
     static let transformerOptions = ["contentTypes", "transformErrors"]
 
@@ -439,9 +442,13 @@ public enum ConfigLoader {
             }
             overlay = rules
         }
+        var history = defaultHistory
+        if let entry = value("history") {
+            if let count = reader.int(entry.value, "history", range: 2...10_000) { history = count } else { ok = false }
+        }
         guard ok else { return nil }
         return PaneSpec(
             title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
-            fields: fields, columns: columns, select: select, overlay: overlay, line: line)
+            fields: fields, columns: columns, select: select, overlay: overlay, history: history, line: line)
     }
 }

@@ -184,8 +184,18 @@ extension DashboardApp {
             titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
             rightTitleStyle: health == .failing ? Style().fg(.red) : Style().dimmed)
         block.render(into: area, buffer: &buffer)
-        let inner = block.inner(area).inset(horizontal: 1)
+        var inner = block.inner(area).inset(horizontal: 1)
         guard !inner.isEmpty else { return }
+        if let history = history(for: pane), history.probes.count >= 2 {
+            if zoomed, inner.height >= 10 {
+                let chart = Rect(x: inner.x, y: inner.bottom - 5, width: inner.width, height: 5)
+                renderHistoryChart(history, into: chart, buffer: &buffer)
+                inner.height -= 6
+            } else if !zoomed, inner.height >= 3 {
+                renderHistoryLine(history, into: Rect(x: inner.x, y: inner.bottom - 1, width: inner.width, height: 1), buffer: &buffer)
+                inner.height -= 1
+            }
+        }
         switch pane.overlay.state {
         case .loading:
             let line = "\(Spinner(tick: spinnerTick).symbol) Loading…"
@@ -206,7 +216,10 @@ extension DashboardApp {
     /// the age of the last good data, centred vertically.
     private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
         let detail = error.httpStatusCode.map { "\($0) · \(error.userMessage)" } ?? error.userMessage
-        let age = pane.resource.latestData.map { "last data " + Formatting.age(max(0, clock.now - $0.timestamp)) } ?? "no data yet"
+        let age = pane.resource.latestData.map { data -> String in
+            let seconds = max(0, clock.now - data.timestamp)
+            return "last data " + (seconds < 1 ? "just now" : Formatting.age(seconds))
+        } ?? "no data yet"
         var detailLines = Paragraph(detail).lines(width: area.width)
         let room = max(1, area.height - 2)
         if detailLines.count > room {
@@ -221,6 +234,51 @@ extension DashboardApp {
         for (offset, line) in lines.enumerated() where top + offset < area.bottom {
             buffer.setString(x: area.x, y: top + offset, DisplayWidth.truncate(line.0, to: area.width), style: line.1)
         }
+    }
+
+    // MARK: History
+
+    /// "▁▂▁▃▂ ▁  p50 41 ms  p95 120 ms": recent latencies (gaps for failures) and percentiles.
+    private func renderHistoryLine(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+        var label = ""
+        if let p50 = history.percentile(50), let p95 = history.percentile(95) {
+            label = "p50 \(Formatting.latency(p50))  p95 \(Formatting.latency(p95))"
+        } else {
+            label = "no successful probe"
+        }
+        let labelWidth = DisplayWidth.of(label)
+        let sparkWidth = max(0, min(history.probes.count, area.width - labelWidth - 2))
+        if sparkWidth > 0 {
+            Sparkline(history.sparklineValues, style: Style().fg(.green)).render(into: Rect(x: area.x, y: area.y, width: sparkWidth, height: 1), buffer: &buffer)
+        }
+        let x = sparkWidth > 0 ? area.x + sparkWidth + 2 : area.x
+        buffer.setString(x: x, y: area.y, DisplayWidth.truncate(label, to: area.right - x), style: Style().dimmed)
+    }
+
+    /// Zoom: a three-row latency chart, one status mark per probe, and a summary line.
+    private func renderHistoryChart(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+        let probes = history.probes.suffix(area.width)
+        let top = probes.filter(\.ok).map(\.latency).max() ?? 0
+        let levels = Sparkline.bars.count
+        for (column, probe) in probes.enumerated() {
+            let x = area.x + column
+            if probe.ok, top > 0 {
+                // Height in eighths of a cell over three rows.
+                let eighths = max(1, Int((probe.latency / top * Double(3 * levels)).rounded()))
+                for row in 0..<3 {
+                    let filled = min(levels, max(0, eighths - row * levels))
+                    if filled > 0 { buffer[x, area.y + 2 - row] = Cell(Sparkline.bars[filled - 1], style: Style().fg(.green)) }
+                }
+            }
+            let (mark, style): (String, Style) = probe.ok ? ("•", Style().fg(.green)) : ("✗", Style().fg(.red).bolded)
+            buffer[x, area.y + 3] = Cell(mark, style: style)
+        }
+        var summary = "last \(history.probes.count) probes · \(history.okCount) ok"
+        if let p50 = history.percentile(50), let p95 = history.percentile(95) {
+            summary += " · p50 \(Formatting.latency(p50)) · p95 \(Formatting.latency(p95))"
+            if let max = history.probes.filter(\.ok).map(\.latency).max() { summary += " · max \(Formatting.latency(max))" }
+        }
+        buffer.setString(x: area.x, y: area.y + 4, DisplayWidth.truncate(summary, to: area.width), style: Style().dimmed)
     }
 
     // MARK: Events

@@ -49,6 +49,8 @@ public final class DashboardApp {
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()
+    /// Recent probes by resource URL, shared by the panes showing that resource.
+    public private(set) var histories: [String: ProbeHistory] = [:]
     /// Frames drawn so far.
     public private(set) var framesDrawn = 0
     var spinnerTick = 0
@@ -130,6 +132,7 @@ public final class DashboardApp {
 
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
+        recordProbe(event, on: resource)
         let finished = event != .requested
         let entry = EventLog.Entry(
             time: clock.now, url: resource.url.absoluteString,
@@ -141,6 +144,25 @@ public final class DashboardApp {
         eventLog.append(entry)
         onEvent?(entry)
         send(.resourceChanged)
+    }
+
+    /// A finished network load (new data, 304 or error) becomes a probe in the resource's history.
+    private func recordProbe(_ event: ResourceEvent, on resource: Resource) {
+        switch event {
+        case .newData(.network), .notModified, .error: break
+        default: return
+        }
+        guard let metrics = resource.latestMetrics else { return }
+        let key = resource.url.absoluteString
+        let capacity = panes.filter { $0.resource === resource }.map(\.spec.history).max() ?? ConfigLoader.defaultHistory
+        var history = histories[key] ?? ProbeHistory(capacity: capacity)
+        history.append(.init(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: event != .error))
+        histories[key] = history
+    }
+
+    /// The probes of the resource a pane shows.
+    public func history(for pane: Pane) -> ProbeHistory? {
+        histories[pane.resource.url.absoluteString]
     }
 
     // MARK: Messages
@@ -173,6 +195,9 @@ public final class DashboardApp {
             service = makeService(newSpec)
             statusMessage = nil
             start()
+            // Histories continue for URLs still shown; the rest go.
+            let shown = Set(panes.map { $0.resource.url.absoluteString })
+            histories = histories.filter { shown.contains($0.key) }
             if let title = selectedTitle, let index = visiblePanes.firstIndex(where: { $0.spec.title == title }) {
                 selection = index
             }

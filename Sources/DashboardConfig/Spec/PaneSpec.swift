@@ -17,6 +17,8 @@ public struct PaneSpec: Sendable {
     /// A JSON path applied when displaying (the resource's data stays whole, shared by panes).
     public var select: String?
     public var overlay: [OverlayRule]?
+    /// How many recent probes to keep for the latency history (sparkline, p50/p95).
+    public var history: Int
     /// Where the pane starts in the file, for messages.
     public var line: Int
 }

@@ -1,0 +1,48 @@
+import Foundation
+import ResourceEngine
+
+/// The last N probes of one resource: when, how long, what status, whether it worked.
+///
+/// Percentiles use successful probes only (a timeout is not a latency), by the nearest-rank
+/// method, so p50 of [10, 20, 30] is 20 and p95 of 20 samples is the 19th.
+public struct ProbeHistory: Sendable, Equatable {
+    public struct Probe: Sendable, Equatable {
+        public let time: TimeInterval
+        public let latency: TimeInterval
+        public let statusCode: Int?
+        public let ok: Bool
+
+        public init(time: TimeInterval, latency: TimeInterval, statusCode: Int?, ok: Bool) {
+            self.time = time
+            self.latency = latency
+            self.statusCode = statusCode
+            self.ok = ok
+        }
+    }
+
+    public let capacity: Int
+    public private(set) var probes: [Probe] = []
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    public mutating func append(_ probe: Probe) {
+        probes.append(probe)
+        if probes.count > capacity { probes.removeFirst(probes.count - capacity) }
+    }
+
+    /// The latency at percentile `p` (0…100) of the successful probes, or nil if there are none.
+    public func percentile(_ p: Double) -> TimeInterval? {
+        let latencies = probes.filter(\.ok).map(\.latency).sorted()
+        guard !latencies.isEmpty else { return nil }
+        let rank = Int((p / 100 * Double(latencies.count)).rounded(.up))
+        return latencies[min(latencies.count, max(1, rank)) - 1]
+    }
+
+    /// How many of the kept probes worked.
+    public var okCount: Int { probes.filter(\.ok).count }
+
+    /// Latencies for a sparkline, nil for failed probes (drawn as gaps).
+    public var sparklineValues: [Double?] { probes.map { $0.ok ? $0.latency : nil } }
+}

@@ -1,0 +1,110 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+@Suite struct ProbeHistoryTests {
+    private func probe(_ ms: Double, ok: Bool = true) -> ProbeHistory.Probe {
+        .init(time: 0, latency: ms / 1000, statusCode: ok ? 200 : 503, ok: ok)
+    }
+
+    @Test func percentilesUseNearestRankOverSuccessfulProbes() {
+        var history = ProbeHistory(capacity: 100)
+        for ms in [30.0, 10, 20, 200, 40] { history.append(probe(ms)) }
+        history.append(probe(5000, ok: false))
+        #expect(history.percentile(50) == 0.03)
+        #expect(history.percentile(95) == 0.2)
+        #expect(history.percentile(0) == 0.01)
+        #expect(history.okCount == 5)
+        #expect(history.sparklineValues.last == .some(nil), "failures are gaps")
+    }
+
+    @Test func keepsTheLastN() {
+        var history = ProbeHistory(capacity: 3)
+        for ms in [1.0, 2, 3, 4, 5] { history.append(probe(ms)) }
+        #expect(history.probes.map(\.latency) == [0.003, 0.004, 0.005])
+        #expect(ProbeHistory(capacity: 3).percentile(50) == nil)
+    }
+
+    @Test func paneHistoryIsConfigurableAndValidated() throws {
+        let base = "service:\n  baseURL: https://x.test/\npanes:\n  - title: A\n    resource: /a\n"
+        #expect(try ConfigLoader.parse(base, file: "h.yaml").panes[0].history == 60)
+        #expect(try ConfigLoader.parse(base + "    history: 10\n", file: "h.yaml").panes[0].history == 10)
+        do {
+            _ = try ConfigLoader.parse(base + "    history: 1\n", file: "h.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "h.yaml:6:14: history must be between 2 and 10000, not 1")
+        }
+    }
+}
+
+@MainActor
+@Suite struct HistoryScreenTests {
+    let h: DashboardHarness
+    /// When the pane's 1 s cadence fires next.
+    private let nextTick = Box()
+
+    final class Box {
+        var time: TimeInterval = 0
+    }
+
+    init() throws {
+        h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              expiration: 500ms
+            panes:
+              - title: Health
+                resource: /health
+                every: 1s
+                show: value
+                select: status
+            """, columns: 80, rows: 14)
+        h.stub("health", .json(#"{"status":"UP"}"#))
+    }
+
+    private func start() async throws {
+        nextTick.time = h.clock.now + 1
+        h.app.start()
+        try await h.settle()
+    }
+
+    /// One probe taking exactly `ms` milliseconds (or failing), driven by the pane's cadence.
+    private func probe(_ ms: Double, status: Int = 200) async throws {
+        h.stub("health", status == 200 ? .json(#"{"status":"UP"}"#) : .json(#"{"message":"down"}"#, status: status))
+        h.network.holdsResponses = true
+        h.scheduler.advance(by: nextTick.time - h.clock.now)
+        try await drainMainQueue()
+        h.clock.set(nextTick.time + ms / 1000)
+        nextTick.time += 1
+        try await h.release()
+    }
+
+    @Test func paneShowsASparklineAndPercentiles() async throws {
+        try await start()
+        for ms in [10.0, 20, 30, 40, 200] { try await probe(ms) }
+        let screen = h.screen
+        let line = try #require(screen.first { $0.contains("p50") })
+        #expect(line.contains("p50 20 ms  p95 200 ms"), "probes 0 (first load), 10, 20, 30, 40, 200 ms")
+        #expect(line.contains("█"), "the slowest probe is a full bar")
+        let history = try #require(h.app.history(for: h.app.panes[0]))
+        #expect(history.probes.count == 6, "the first load and five cadence probes")
+        #expect(history.probes.map { ($0.latency * 1000).rounded() } == [0, 10, 20, 30, 40, 200])
+    }
+
+    @Test func zoomShowsAChartWithTheStatusOfEachProbe() async throws {
+        try await start()
+        for ms in [10.0, 50, 100] { try await probe(ms) }
+        try await probe(30, status: 503)
+        let screen = try await h.press(.enter)
+        let marks = try #require(screen.first { $0.contains("•") })
+        #expect(marks.contains("••••✗"), "one mark per probe: four ok, then the failure")
+        #expect(screen.contains { $0.contains("last 5 probes · 4 ok · p50 10 ms · p95 100 ms · max 100 ms") })
+        #expect(screen.contains { $0.contains("█") }, "the slowest probe fills the chart")
+        #expect(screen.contains { $0.contains("[t] Try again      last data just now") })
+    }
+}
