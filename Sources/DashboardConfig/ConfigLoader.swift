@@ -12,7 +12,7 @@ public enum ConfigLoader {
     static let topKeys = ["title", "service", "configure", "panes", "layout"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers"]
     static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -446,9 +446,36 @@ public enum ConfigLoader {
         if let entry = value("history") {
             if let count = reader.int(entry.value, "history", range: 2...10_000) { history = count } else { ok = false }
         }
+        var expectations: [Expectation] = []
+        if let entry = value("expect") {
+            let items: [Node]
+            switch entry.value {
+            case .sequence(let sequence): items = Array(sequence)
+            case .scalar: items = [entry.value]
+            default:
+                items = []
+                reader.problem(at: entry.value, "expect must be a list of conditions like \"status == 200\"")
+                ok = false
+            }
+            for item in items {
+                guard case .scalar(let scalar) = item, let text = reader.string(item, "expect") else {
+                    ok = false
+                    continue
+                }
+                do {
+                    expectations.append(try Expectation(text))
+                } catch {
+                    // Point at the character inside the string (after an opening quote, if any).
+                    let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
+                    let mark = item.mark
+                    reader.problem(line: mark?.line ?? line, column: (mark?.column ?? 1) + (quoted ? 1 : 0) + error.offset, "expect: \(error.message)")
+                    ok = false
+                }
+            }
+        }
         guard ok else { return nil }
         return PaneSpec(
             title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
-            fields: fields, columns: columns, select: select, overlay: overlay, history: history, line: line)
+            fields: fields, columns: columns, select: select, overlay: overlay, history: history, expect: expectations, line: line)
     }
 }

@@ -132,6 +132,22 @@ import Testing
         #expect(outcome.output.contains("UP"))
     }
 
+    @Test func snapshotFailsWhenAnExpectationIsUnmet() async throws {
+        let api = try await DemoAPI.start()
+        defer { Task { await api.stop() } }
+        let directory = try temporaryDirectory()
+        let path = directory + "/expect.yaml"
+        try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n    show: value\n    select: status\n    expect: [\"status == 200\", \"body.version == 2.0.0\"]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["snapshot", path, "--json"])
+        #expect(outcome.status == 1)
+        let json = try JSONParser.parse(outcome.output)
+        #expect(json["panes"]?[0]?["unmet"] == "expected body.version == 2.0.0, got 1.4.2")
+        #expect(json["panes"]?[0]?["expectations"]?[0]?["ok"] == true)
+        #expect(json["panes"]?[0]?["expectations"]?[1]?["ok"] == false)
+        let events = try await hammock(["events", path, "--count", "3"])
+        #expect(events.output.contains(#""event":"ExpectationFailed""#))
+    }
+
     @Test func eventsStreamsJSONLines() async throws {
         let api = try await DemoAPI.start()
         defer { Task { await api.stop() } }

@@ -48,16 +48,19 @@ extension DashboardApp {
     // MARK: Header and footer
 
     private func renderHeader(into area: Rect, buffer: inout Buffer) {
-        let counts = panes.reduce(into: (ok: 0, failing: 0, loading: 0)) { counts, pane in
+        let counts = panes.reduce(into: (ok: 0, failing: 0, unmet: 0, loading: 0)) { counts, pane in
             switch pane.health {
             case .ok: counts.ok += 1
             case .failing: counts.failing += 1
+            case .unmet: counts.unmet += 1
             case .loading, .waiting: break
             }
             if pane.resource.isLoading { counts.loading += 1 }
         }
         let file = URL(fileURLWithPath: spec.file).lastPathComponent
-        var left = " \(spec.title) · \(file) · \(panes.count) pane\(panes.count == 1 ? "" : "s")  ✓\(counts.ok) ✗\(counts.failing) ⟳\(counts.loading)"
+        var left = " \(spec.title) · \(file) · \(panes.count) pane\(panes.count == 1 ? "" : "s")  ✓\(counts.ok) ✗\(counts.failing)"
+        if counts.unmet > 0 { left += " ⚠\(counts.unmet)" }
+        left += " ⟳\(counts.loading)"
         if isPaused { left += "  ⏸ paused" }
         if !filter.isEmpty || mode == .filtering { left += "  /\(filter)" }
         if sortFailingFirst { left += "  failing first" }
@@ -134,6 +137,7 @@ extension DashboardApp {
         switch pane.health {
         case .ok: ("✓", Style().fg(.green))
         case .failing: ("✗", Style().fg(.red).bolded)
+        case .unmet: ("⚠", Style().fg(.yellow).bolded)
         case .loading, .waiting: (Spinner(tick: spinnerTick).symbol, Style().fg(.yellow))
         }
     }
@@ -143,6 +147,8 @@ extension DashboardApp {
         var parts = [statusText(for: pane)]
         if let error = pane.resource.latestError {
             parts.append(error.userMessage)
+        } else if let unmet = pane.unmetExpectation {
+            parts.append(unmet)
         } else if let data = pane.resource.latestData {
             let content = PaneContent(spec: pane.spec, content: data.content)
             if case .success(let value) = content.selected {
@@ -164,6 +170,8 @@ extension DashboardApp {
         }
         if resource.latestError != nil {
             parts.append("error")
+        } else if pane.unmetExpectation != nil {
+            parts.append("⚠ unmet")
         } else if let data = resource.latestData {
             parts.append(Formatting.age(max(0, clock.now - data.timestamp)))
         }
@@ -178,11 +186,12 @@ extension DashboardApp {
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }
-        if selected { border = border.fg(health == .failing ? .red : .cyan).bolded }
+        if health == .unmet { border = border.fg(.yellow) }
+        if selected { border = border.fg(health == .failing ? .red : health == .unmet ? .yellow : .cyan).bolded }
         let block = Block(
             title: (selected && !zoomed ? "▸ " : "") + pane.spec.title, rightTitle: statusText(for: pane), borderStyle: border,
             titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
-            rightTitleStyle: health == .failing ? Style().fg(.red) : Style().dimmed)
+            rightTitleStyle: health == .failing ? Style().fg(.red) : health == .unmet ? Style().fg(.yellow) : Style().dimmed)
         block.render(into: area, buffer: &buffer)
         var inner = block.inner(area).inset(horizontal: 1)
         guard !inner.isEmpty else { return }
@@ -195,6 +204,19 @@ extension DashboardApp {
                 renderHistoryLine(history, into: Rect(x: inner.x, y: inner.bottom - 1, width: inner.width, height: 1), buffer: &buffer)
                 inner.height -= 1
             }
+        }
+        if let unmet = pane.unmetExpectation, pane.resource.latestError == nil, inner.height >= 2 {
+            // The reason, wrapped to at most two lines, at the bottom of the pane.
+            var lines = Paragraph("⚠ " + unmet).lines(width: inner.width)
+            let room = min(2, inner.height - 1)
+            if lines.count > room {
+                lines = Array(lines.prefix(room))
+                lines[room - 1] = DisplayWidth.truncate(lines[room - 1] + " …", to: inner.width)
+            }
+            for (offset, line) in lines.enumerated() {
+                buffer.setString(x: inner.x, y: inner.bottom - lines.count + offset, line, style: Style().fg(.yellow))
+            }
+            inner.height -= lines.count
         }
         switch pane.overlay.state {
         case .loading:

@@ -133,6 +133,7 @@ public final class DashboardApp {
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
         recordProbe(event, on: resource)
+        defer { checkExpectations(after: event, on: resource) }
         let finished = event != .requested
         let entry = EventLog.Entry(
             time: clock.now, url: resource.url.absoluteString,
@@ -158,6 +159,24 @@ public final class DashboardApp {
         var history = histories[key] ?? ProbeHistory(capacity: capacity)
         history.append(.init(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: event != .error))
         histories[key] = history
+    }
+
+    /// Re-checks the expectations of the panes showing `resource` after a finished load, and
+    /// logs `ExpectationFailed` / `ExpectationsMet` when a pane's verdict changes.
+    private func checkExpectations(after event: ResourceEvent, on resource: Resource) {
+        switch event {
+        case .newData(.network), .notModified, .error: break
+        default: return
+        }
+        for pane in panes where pane.resource === resource && pane.evaluateExpectations() {
+            let entry = EventLog.Entry(
+                time: clock.now, url: resource.url.absoluteString, panes: [pane.spec.title],
+                event: pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed",
+                statusCode: resource.latestMetrics?.statusCode, latency: resource.latestMetrics?.latency,
+                message: pane.unmetExpectation)
+            eventLog.append(entry)
+            onEvent?(entry)
+        }
     }
 
     /// The probes of the resource a pane shows.
@@ -232,7 +251,7 @@ public final class DashboardApp {
         if sortFailingFirst {
             let rank: (Pane) -> Int = { pane in
                 switch pane.health {
-                case .failing: 0
+                case .failing, .unmet: 0
                 case .loading, .waiting: 1
                 case .ok: 2
                 }

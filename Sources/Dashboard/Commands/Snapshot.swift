@@ -33,7 +33,7 @@ public enum Snapshot {
         app.drawNow()
         let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
         let panes = app.panes.map(describe)
-        let ok = app.panes.allSatisfy { $0.resource.latestData != nil && $0.resource.latestError == nil }
+        let ok = app.panes.allSatisfy { $0.health == .ok }
         app.stop()
         let json: JSON = [
             "title": .string(spec.title), "file": .string(spec.file), "ok": .bool(ok), "panes": .array(panes),
@@ -47,8 +47,15 @@ public enum Snapshot {
             "title": .string(pane.spec.title),
             "url": .string(resource.url.absoluteString),
             "method": .string(pane.spec.method.httpName),
-            "ok": .bool(resource.latestData != nil && resource.latestError == nil),
+            "ok": .bool(pane.health == .ok),
         ]
+        if !pane.spec.expect.isEmpty {
+            object["expectations"] = .array(pane.spec.expect.map { expectation in
+                let failed = pane.unmetExpectation?.hasPrefix("expected \(expectation.text),") == true
+                return .object(["expect": .string(expectation.text), "ok": .bool(!failed && resource.latestError == nil)])
+            })
+            object["unmet"] = pane.unmetExpectation.map(JSON.string) ?? .null
+        }
         object["status"] = resource.latestMetrics?.statusCode.map(JSON.int) ?? .null
         object["latencyMs"] = resource.latestMetrics.map { .int(Int(($0.latency * 1000).rounded())) } ?? .null
         object["error"] = resource.latestError.map { .string($0.userMessage) } ?? .null

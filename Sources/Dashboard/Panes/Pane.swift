@@ -1,4 +1,5 @@
 import DashboardConfig
+import Foundation
 import ResourceEngine
 
 /// One pane: a spec, the resource it watches, and its status overlay.
@@ -9,7 +10,13 @@ import ResourceEngine
 public final class Pane {
     /// How the header counts a pane.
     public enum Health: Equatable, Sendable {
-        case ok, failing, loading, waiting
+        /// Data, no error, every expectation met.
+        case ok
+        /// The latest load failed.
+        case failing
+        /// The data arrived but an expectation does not hold (see `unmetExpectation`).
+        case unmet
+        case loading, waiting
     }
 
     public let spec: PaneSpec
@@ -17,6 +24,8 @@ public final class Pane {
     public let overlay: StatusOverlay
     /// Lines scrolled in zoom.
     public var scroll = 0
+    /// Why the latest response misses an expectation, or nil when all hold.
+    public internal(set) var unmetExpectation: String?
     private var cadence: ScheduledAction?
 
     /// Starts observing `resource`; `onChange` is called after every event and overlay change.
@@ -37,6 +46,7 @@ public final class Pane {
 
     public var health: Health {
         if resource.latestError != nil { return .failing }
+        if unmetExpectation != nil { return .unmet }
         if resource.latestData != nil { return .ok }
         return resource.isLoading ? .loading : .waiting
     }
@@ -69,6 +79,19 @@ public final class Pane {
         guard resource.latestError != nil, let request = loadIfNeeded() else { return [] }
         overlay.trackManualLoad(request)
         return [request]
+    }
+
+    /// Checks the expectations against the latest response; returns whether the verdict changed.
+    func evaluateExpectations() -> Bool {
+        guard !spec.expect.isEmpty else { return false }
+        let metrics = resource.latestMetrics
+        let entity = resource.latestError.map { $0.entity } ?? resource.latestData
+        let observation = Expectation.Observation(
+            statusCode: metrics?.statusCode, latency: metrics?.latency,
+            body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:])
+        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first
+        defer { unmetExpectation = verdict }
+        return verdict != unmetExpectation
     }
 
     private func makeRequest() -> Request {

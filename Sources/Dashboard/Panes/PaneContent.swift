@@ -53,6 +53,16 @@ struct PaneContent {
         }
     }
 
+    /// Content as JSON when it is JSON, or text or bytes that parse as JSON; else nil.
+    nonisolated static func jsonIfParsed(_ content: any Sendable) -> JSON? {
+        switch content {
+        case let json as JSON: json
+        case let data as Data: try? JSONParser.parse(data)
+        case let text as String: try? JSONParser.parse(text)
+        default: nil
+        }
+    }
+
     /// One-line text for a value: strings bare, null as "—", containers as compact JSON.
     static func inline(_ value: JSON) -> String {
         switch value {

@@ -19,6 +19,8 @@ public struct PaneSpec: Sendable {
     public var overlay: [OverlayRule]?
     /// How many recent probes to keep for the latency history (sparkline, p50/p95).
     public var history: Int
+    /// Conditions every response must meet; a pane that misses one is failing.
+    public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.
     public var line: Int
 }

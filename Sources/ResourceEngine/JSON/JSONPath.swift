@@ -80,6 +80,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         self.segments = segments
     }
 
+    /// A path made of segments directly (e.g. a prefix of another path).
+    public init(segments: [Segment]) {
+        self.segments = segments
+        self.text = JSONPath.render(segments[...])
+    }
+
     /// The value at this path, or a `LookupError` that names where and why it did not fit.
     public func evaluate(_ json: JSON) throws(LookupError) -> JSON {
         try evaluate(json, from: 0, lenient: false)

@@ -108,11 +108,3 @@ public struct ErrorMessageTransformer: ResponseTransformer {
         "errorMessage" + (paths.isEmpty ? "" : " [" + paths.map(\.text).joined(separator: ", ") + "]")
     }
 }
-
-extension JSONPath {
-    /// A path made of segments directly.
-    init(segments: [Segment]) {
-        self.segments = segments
-        self.text = JSONPath.render(segments[...])
-    }
-}

@@ -1,0 +1,250 @@
+import Foundation
+import ResourceEngine
+
+/// One condition a pane's responses must meet: `status == 200`, `latency < 300ms`,
+/// `body.status == UP`, `body.items.count > 0`, `header.content-type == application/json`.
+///
+/// Operands: `status`, `latency`, `body` or `body.PATH` (a JSON path; a final `.count` counts an
+/// array or object unless it has a member called `count`), `header.NAME`. Operators: `==`, `!=`,
+/// `<`, `<=`, `>`, `>=`, `contains`. Values: numbers, durations (`300ms`, `2s`), `true`, `false`,
+/// `null`, quoted strings, or bare words (`UP`, `application/json`).
+public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+    public enum Operand: Sendable, Equatable {
+        case status
+        case latency
+        case body(JSONPath?)
+        case header(String)
+    }
+
+    public enum Operator: String, Sendable, CaseIterable {
+        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">", contains
+    }
+
+    public enum Value: Sendable, Equatable {
+        case number(Double)
+        case text(String)
+        case bool(Bool)
+        case null
+    }
+
+    /// A parse error; `offset` counts characters from the start of the expectation text.
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let message: String
+        public let offset: Int
+        public var description: String { message }
+    }
+
+    public let text: String
+    public let operand: Operand
+    public let op: Operator
+    public let value: Value
+
+    public var description: String { text }
+
+    // MARK: Parsing
+
+    public init(_ text: String) throws(SyntaxError) {
+        self.text = text
+        let chars = Array(text)
+        var i = 0
+        func skipSpaces() { while i < chars.count, chars[i].isWhitespace { i += 1 } }
+        skipSpaces()
+        let operandStart = i
+        while i < chars.count, !chars[i].isWhitespace, !"=!<>".contains(chars[i]) { i += 1 }
+        let operandText = String(chars[operandStart..<i])
+        guard !operandText.isEmpty else {
+            throw SyntaxError(message: "expected status, latency, body… or header.NAME at the start", offset: operandStart)
+        }
+        operand = try Expectation.parseOperand(operandText, offset: operandStart)
+        skipSpaces()
+        let operatorStart = i
+        var parsedOperator: Operator?
+        for candidate in Operator.allCases where String(chars[i...]).hasPrefix(candidate.rawValue) {
+            if candidate == .contains, i + 8 < chars.count, !chars[i + 8].isWhitespace { continue }
+            parsedOperator = candidate
+            i += candidate.rawValue.count
+            break
+        }
+        guard let parsedOperator else {
+            let found = i < chars.count ? "\"\(chars[i])\"" : "the end"
+            throw SyntaxError(message: "expected an operator (==, !=, <, <=, >, >=, contains) but found \(found)", offset: operatorStart)
+        }
+        op = parsedOperator
+        skipSpaces()
+        let valueStart = i
+        let rest = String(chars[i...]).trimmingCharacters(in: .whitespaces)
+        guard !rest.isEmpty else { throw SyntaxError(message: "expected a value after \(op.rawValue)", offset: valueStart) }
+        value = try Expectation.parseValue(rest, offset: valueStart)
+        switch (operand, op, value) {
+        case (.status, _, .number), (.latency, _, .number): break
+        case (.status, _, _): throw SyntaxError(message: "status is compared with a number, e.g. status == 200", offset: valueStart)
+        case (.latency, _, _): throw SyntaxError(message: "latency is compared with a duration, e.g. latency < 300ms", offset: valueStart)
+        default: break
+        }
+        if op != .contains, op != .equal, op != .notEqual, case .text = value {
+            throw SyntaxError(message: "\(op.rawValue) needs a number or duration, not text", offset: valueStart)
+        }
+    }
+
+    static func parseOperand(_ text: String, offset: Int) throws(SyntaxError) -> Operand {
+        switch text {
+        case "status": return .status
+        case "latency": return .latency
+        case "body": return .body(nil)
+        default: break
+        }
+        if text.hasPrefix("header.") {
+            let name = String(text.dropFirst(7))
+            guard !name.isEmpty else { throw SyntaxError(message: "header. needs a header name", offset: offset + 7) }
+            return .header(name.lowercased())
+        }
+        if text.hasPrefix("body.") || text.hasPrefix("body[") {
+            let pathText = String(text.dropFirst(text.hasPrefix("body.") ? 5 : 4))
+            do {
+                return .body(try JSONPath(pathText))
+            } catch {
+                throw SyntaxError(message: error.message, offset: offset + (text.count - pathText.count) + error.position - 1)
+            }
+        }
+        let known = ["status", "latency", "body", "header"]
+        let hint = known.first { Suggestions.editDistance(text.lowercased(), $0) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
+        throw SyntaxError(message: "unknown operand \"\(text)\"; use status, latency, body.PATH or header.NAME\(hint)", offset: offset)
+    }
+
+    static func parseValue(_ text: String, offset: Int) throws(SyntaxError) -> Value {
+        if let quote = text.first, quote == "\"" || quote == "'" {
+            guard text.count >= 2, text.last == quote else { throw SyntaxError(message: "unterminated quoted value", offset: offset) }
+            return .text(String(text.dropFirst().dropLast()))
+        }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: break
+        }
+        if let number = Double(text), number.isFinite { return .number(number) }
+        if text.first?.isNumber == true, let seconds = DurationText.parse(text) { return .number(seconds) }
+        return .text(text)
+    }
+
+    // MARK: Evaluating
+
+    /// What a response looked like, for evaluation.
+    public struct Observation: Sendable {
+        public let statusCode: Int?
+        public let latency: TimeInterval?
+        public let body: JSON?
+        public let headers: [String: String]
+
+        public init(statusCode: Int?, latency: TimeInterval?, body: JSON?, headers: [String: String]) {
+            self.statusCode = statusCode
+            self.latency = latency
+            self.body = body
+            self.headers = headers
+        }
+    }
+
+    /// nil when the expectation holds, else a one-line reason: `expected latency < 300ms, got 412 ms`.
+    public func failure(in observation: Observation) -> String? {
+        let actual: Value
+        let shown: String
+        switch operand {
+        case .status:
+            guard let status = observation.statusCode else { return "expected \(text), got no response" }
+            actual = .number(Double(status))
+            shown = String(status)
+        case .latency:
+            guard let latency = observation.latency else { return "expected \(text), got no response" }
+            actual = .number(latency)
+            shown = latency < 1 ? "\(Int((latency * 1000).rounded())) ms" : String(format: "%.1f s", latency)
+        case .header(let name):
+            guard let value = observation.headers[name] else { return "expected \(text), but there is no \(name) header" }
+            actual = .text(value)
+            shown = value
+        case .body(let path):
+            guard let body = observation.body else { return "expected \(text), but the body is not JSON" }
+            switch Expectation.lookup(path, in: body) {
+            case .success(let json):
+                actual = Expectation.value(of: json)
+                shown = json.stringValue ?? ((try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "?")
+            case .failure(let failure):
+                // The lookup names the path without "body."; say it as the user wrote it.
+                let detail = failure.message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? failure.message
+                return "expected \(text), but body.\(path?.text ?? ""): \(detail)"
+            }
+        }
+        return Expectation.holds(actual, op, value) ? nil : "expected \(text), got \(shown)"
+    }
+
+    static func lookup(_ path: JSONPath?, in body: JSON) -> Result<JSON, LookupFailure> {
+        guard let path else { return .success(body) }
+        do {
+            return .success(try path.evaluate(body))
+        } catch {
+            // A final ".count" counts, unless the data has a member called "count".
+            if case .key("count")? = path.segments.last {
+                let parent = JSONPath(segments: Array(path.segments.dropLast()))
+                if let container = try? parent.evaluate(body) {
+                    if let array = container.arrayValue { return .success(.int(array.count)) }
+                    if let object = container.objectValue { return .success(.int(object.count)) }
+                }
+            }
+            return .failure(LookupFailure(message: error.message))
+        }
+    }
+
+    struct LookupFailure: Error {
+        let message: String
+    }
+
+    static func value(of json: JSON) -> Value {
+        switch json {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .int(let i): .number(Double(i))
+        case .double(let d): .number(d)
+        case .string(let s): .text(s)
+        case .array, .object: .text((try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "")
+        }
+    }
+
+    static func holds(_ actual: Value, _ op: Operator, _ expected: Value) -> Bool {
+        switch op {
+        case .equal: return equal(actual, expected)
+        case .notEqual: return !equal(actual, expected)
+        case .contains:
+            guard case .text(let haystack) = actual else { return false }
+            let needle: String
+            switch expected {
+            case .text(let s): needle = s
+            case .number(let n): needle = JSON.format(n)
+            case .bool(let b): needle = b ? "true" : "false"
+            case .null: needle = "null"
+            }
+            return haystack.contains(needle)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let a = number(actual), let b = number(expected) else { return false }
+            switch op {
+            case .less: return a < b
+            case .lessOrEqual: return a <= b
+            case .greater: return a > b
+            default: return a >= b
+            }
+        }
+    }
+
+    static func equal(_ a: Value, _ b: Value) -> Bool {
+        if let x = number(a), let y = number(b) { return x == y }
+        return a == b
+    }
+
+    /// A number from a number, or from text that reads as one (a JSON "12.50").
+    static func number(_ value: Value) -> Double? {
+        switch value {
+        case .number(let n): n
+        case .text(let s): Double(s)
+        default: nil
+        }
+    }
+}
+

@@ -1,0 +1,90 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import Testing
+
+@Suite struct ExpectationTests {
+    private let observation = Expectation.Observation(
+        statusCode: 200, latency: 0.412,
+        body: try! JSONParser.parse(#"{"status":"UP","items":[1,2,3],"meta":{"count":7},"total":"12.50","ok":true,"none":null}"#),
+        headers: ["content-type": "application/json; charset=utf-8", "x-region": "eu-west"])
+
+    private func check(_ text: String) throws -> String? {
+        try Expectation(text).failure(in: observation)
+    }
+
+    @Test func everyOperatorAndOperand() throws {
+        for holds in [
+            "status == 200", "status != 500", "status < 300", "status <= 200", "status >= 200", "status > 199",
+            "latency < 500ms", "latency >= 0.4", "latency > 400ms", "latency <= 1s",
+            "body.status == UP", "body.status != DOWN", #"body.status == "UP""#, "body.items.count == 3", "body.items.count > 0",
+            "body.items[0] == 1", "body.meta.count == 7", "body.total == 12.5", "body.total > 12", "body.ok == true",
+            "body.none == null", "body.status contains U", "body contains items",
+            "header.content-type contains application/json", "header.X-Region == eu-west",
+        ] {
+            #expect(try check(holds) == nil, "\(holds)")
+        }
+    }
+
+    @Test func failuresSayWhatWasExpectedAndWhatCame() throws {
+        #expect(try check("latency < 300ms") == "expected latency < 300ms, got 412 ms")
+        #expect(try check("status == 201") == "expected status == 201, got 200")
+        #expect(try check("body.status == DOWN") == "expected body.status == DOWN, got UP")
+        #expect(try check("body.items.count > 5") == "expected body.items.count > 5, got 3")
+        #expect(try check("body.status > 3") == "expected body.status > 3, got UP")
+        #expect(try check("body.missing == 1") == #"expected body.missing == 1, but body.missing: no member "missing" at the top level"#)
+        #expect(try check("body.items[7] == 1") == "expected body.items[7] == 1, but body.items[7]: index 7 out of range at items (3 items)")
+        #expect(try check("header.etag == x") == "expected header.etag == x, but there is no etag header")
+        let noResponse = Expectation.Observation(statusCode: nil, latency: nil, body: nil, headers: [:])
+        #expect(try Expectation("status == 200").failure(in: noResponse) == "expected status == 200, got no response")
+        #expect(try Expectation("body.a == 1").failure(in: noResponse) == "expected body.a == 1, but the body is not JSON")
+    }
+
+    @Test func parseErrorsSayWhereInTheText() {
+        let cases: [(String, String, Int)] = [
+            ("", "expected status, latency, body… or header.NAME at the start", 0),
+            ("stauts == 200", #"unknown operand "stauts"; use status, latency, body.PATH or header.NAME (did you mean "status"?)"#, 0),
+            ("status = 200", #"expected an operator (==, !=, <, <=, >, >=, contains) but found "=""#, 7),
+            ("status ==", "expected a value after ==", 9),
+            ("status == OK", "status is compared with a number, e.g. status == 200", 10),
+            ("latency < fast", "latency is compared with a duration, e.g. latency < 300ms", 10),
+            ("body.status > UP", "> needs a number or duration, not text", 14),
+            ("body.items[ == 1", "missing ']'", 10),
+            (#"body.a == "open"#, "unterminated quoted value", 10),
+            ("header. == 1", "header. needs a header name", 7),
+        ]
+        for (text, message, offset) in cases {
+            do {
+                _ = try Expectation(text)
+                Issue.record("expected an error for \(text)")
+            } catch {
+                #expect(error.message == message, "\(text)")
+                #expect(error.offset == offset, "\(text)")
+            }
+        }
+    }
+
+    @Test func configReportsExpectationErrorsAtTheirPosition() {
+        let text = """
+            service:
+              baseURL: https://x.test/
+            panes:
+              - title: A
+                resource: /a
+                expect: ["status == 200", "latency < soon", body.items.count > 0]
+              - title: B
+                resource: /b
+                expect:
+                  - status === 200
+            """
+        do {
+            _ = try ConfigLoader.parse(text, file: "e.yaml")
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "e.yaml:6:42: expect: latency is compared with a duration, e.g. latency < 300ms",
+                "e.yaml:10:18: expect: status is compared with a number, e.g. status == 200",
+            ])
+        }
+    }
+}
