@@ -26,6 +26,15 @@ struct Hammock: AsyncParsableCommand {
         defaultSubcommand: Open.self)
 }
 
+/// Ends the process now, the terminal already restored.
+///
+/// `_exit`, not `exit`: atexit handlers and static destructors would run while URLSession's and
+/// the server's threads are still working, and that race occasionally crashed on the way out.
+func leave(_ status: Int32) -> Never {
+    fflush(nil)
+    Glibc._exit(status)
+}
+
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -118,7 +127,7 @@ struct Open: AsyncParsableCommand {
         }
         try global.apply(interactive: true)
         let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment)
-        Glibc.exit(status)
+        leave(status)
     }
 }
 
@@ -145,7 +154,7 @@ struct Demo: AsyncParsableCommand {
             printLine("Demo API on \(api.baseURL) — Ctrl-C stops it. In another terminal:")
             printLine("  HAMMOCK_DEMO_URL=\(api.baseURL) hammock snapshot config/demo.yaml")
             await waitForInterrupt()
-            Glibc.exit(0)
+            leave(0)
         }
         let path = try Self.demoConfigPath()
         let spec: DashboardSpec
@@ -158,7 +167,7 @@ struct Demo: AsyncParsableCommand {
         try global.apply(interactive: true)
         // The terminal is restored when this returns; the server goes with the process.
         let status = await DashboardRunner.run(spec: spec, environment: environment)
-        Glibc.exit(status)
+        leave(status)
     }
 
     /// `config/demo.yaml` when run from the project, else the built-in copy written to a temp file.

@@ -29,7 +29,8 @@ struct EndToEndTests {
         #expect(small[11].hasPrefix("q quit"))
 
         try tmux.sendKeys("q")
-        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 0 icanon echo")
     }
 
     @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
@@ -38,7 +39,8 @@ struct EndToEndTests {
         let pid = try tmux.waitForFrame(size: "80x24")
         #expect(pid > 0)
         kill(pid, signal)
-        #expect(try tmux.waitForExit() == "exit \(status) icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit \(status) icanon echo")
     }
 
     @Test func anErrorThrownInTheAppRestoresTheTerminal() throws {
@@ -46,7 +48,8 @@ struct EndToEndTests {
         try tmux.waitForFrame(size: "80x24")
         try tmux.sendKeys("!")
         #expect(try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") } == "terminal-demo: simulated failure (the ! key)")
-        #expect(try tmux.waitForExit() == "exit 70 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 70 icanon echo")
     }
 
     @Test(arguments: ["xterm-256color", "screen", "tmux-256color", "linux", "vt100"])
@@ -57,14 +60,16 @@ struct EndToEndTests {
         #expect(screen[0].hasPrefix("terminal-demo 60x12"))
         #expect(screen.contains { $0.contains("日本語テキスト") })
         try tmux.sendKeys("q")
-        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 0 icanon echo")
     }
 
     @Test func ctrlCIsAKeyThatQuits() throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")
         try tmux.waitForFrame(size: "80x24")
         try tmux.sendKeys("C-c")
-        #expect(try tmux.waitForExit() == "exit 130 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 130 icanon echo")
     }
 
     @Test func ctrlZSuspendsAndResumeRedrawsEverything() throws {
@@ -82,14 +87,16 @@ struct EndToEndTests {
         kill(pid, SIGCONT)
         _ = try tmux.waitForScreen("the redrawn screen after resume") { $0.first?.hasPrefix("terminal-demo 80x24") == true }
         try tmux.sendKeys("q")
-        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 0 icanon echo")
     }
 
     @Test func anUnknownTerminalTypeFailsCleanly() throws {
         let tmux = try TmuxHarness(command: "TERM=no-such-terminal '\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
         let message = try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") }
         #expect(message == #"terminal-demo: cannot use terminal type "no-such-terminal"; set TERM to a type this system knows, e.g. xterm-256color"#)
-        #expect(try tmux.waitForExit() == "exit 1 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 1 icanon echo")
     }
 
     @Test func refusesToRunWithoutATerminal() throws {

@@ -34,7 +34,8 @@ struct DemoEndToEndTests {
         #expect(screen.prefix(20).allSatisfy { $0.count <= 60 })
 
         try tmux.sendKeys("q")
-        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 0 icanon echo")
     }
 
     @Test func sigtermWhileRunningRestoresTheTerminal() throws {
@@ -43,6 +44,7 @@ struct DemoEndToEndTests {
             environment: ["no_proxy": "127.0.0.1,localhost"])
         let pid = try tmux.waitForFrame(size: "80x24")
         kill(pid, SIGTERM)
-        #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit 143 icanon echo")
     }
 }
