@@ -24,6 +24,13 @@ public struct Configuration {
     /// How responses are transformed before they reach the resource.
     public var pipeline = Pipeline()
 
+    /// Where successful responses are kept across runs; nil for none. GET configuration only.
+    public var cache: (any EntityCache)?
+
+    /// Part of every cache key: set it to something that changes when the pipeline that shapes
+    /// the content changes, so a cache never serves data shaped by an older configuration.
+    public var cacheNamespace = ""
+
     /// The mutation closures, in the order added.
     public private(set) var requestMutations: [@MainActor (inout URLRequest) -> Void] = []
 

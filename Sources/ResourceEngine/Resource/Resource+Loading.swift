@@ -29,6 +29,7 @@ extension Resource {
     @discardableResult
     public func loadIfNeeded() -> Request? {
         if let inFlight = loadRequests.first { return inFlight }
+        checkCacheIfNeeded()
         if isUpToDate { return nil }
         return load()
     }
@@ -84,6 +85,14 @@ extension Resource {
         latestError = nil
         latestData = entity
         isInvalidated = false
+        cacheChecked = true
+        if let cache = configuration.cache {
+            switch source {
+            case .network: cache.writeEntity(entity, forKey: cacheKey)
+            case .localOverride: cache.removeEntity(forKey: cacheKey)
+            case .cache, .wipe: break
+            }
+        }
         notifyObservers(.newData(source))
     }
 
@@ -91,7 +100,29 @@ extension Resource {
         latestError = nil
         latestData?.touch(service.clock.now)
         isInvalidated = false
+        if let timestamp = latestData?.timestamp { configuration.cache?.updateTimestamp(timestamp, forKey: cacheKey) }
         notifyObservers(.notModified)
+    }
+
+    // MARK: Persistent cache
+
+    /// The key this resource's entry has in the persistent cache.
+    var cacheKey: String { configuration.cacheNamespace + "\n" + url.absoluteString }
+
+    /// Before the first load: fills `latestData` from the persistent cache, if there is one and
+    /// nothing else has filled it, and tells observers `newData(cache)`. The entity keeps the
+    /// timestamp of the response it came from, so staleness (and "cached 5m ago") is honest.
+    func checkCacheIfNeeded() {
+        guard !cacheChecked else { return }
+        cacheChecked = true
+        guard !isInvalid, latestData == nil, let cache = configuration.cache else { return }
+        guard let entity = cache.readEntity(forKey: cacheKey) else {
+            EngineLog.log(.cache, "\(self) no cache entry")
+            return
+        }
+        EngineLog.log(.cache, "\(self) filled from cache")
+        latestData = entity
+        notifyObservers(.newData(.cache))
     }
 
     private func receiveError(_ error: RequestError) {
@@ -132,6 +163,7 @@ extension Resource {
     /// The cancelled loads later report `requestCancelled`.
     public func wipe() {
         for request in allRequests + loadRequests { request.cancel() }
+        cacheChecked = false
         latestData = nil
         latestError = nil
         latestMetrics = nil

@@ -28,6 +28,7 @@ extension Resource {
         EngineLog.log(.observers, "\(self) added observer \(type(of: observer))")
         observer.resourceChanged(self, event: .observerAdded)
         observersChanged()
+        checkCacheIfNeeded()
         return self
     }
 

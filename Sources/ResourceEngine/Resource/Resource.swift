@@ -35,6 +35,9 @@ public final class Resource {
     /// Forces the next `loadIfNeeded()` to load; cleared by any change to data or error.
     var isInvalidated = false
 
+    /// Whether the persistent cache has been consulted (once, before the first load).
+    var cacheChecked = false
+
     var observerEntries: [ObserverEntry] = []
     var observerIndex: [AnyHashable: ObserverEntry] = [:]
     /// A deliberate cycle: an observed resource stays alive even if the service releases it.

@@ -1,0 +1,171 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+private func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("hammock-cache-\(UUID().uuidString)")
+}
+
+@Suite struct DiskEntityCacheTests {
+    @Test func roundTripsJSONTextAndBytesWithTheirMetadata() throws {
+        let cache = DiskEntityCache(directory: temporaryDirectory())
+        let json = Entity(content: JSON.object(["b": 1, "a": [true, nil]]), headers: ["Content-Type": "application/json", "ETag": "\"v3\"", "Set-Cookie": "s=1"], timestamp: 1234.5)
+        cache.writeEntity(json, forKey: "k1")
+        cache.writeEntity(Entity(content: "hé", contentType: "text/plain; charset=utf-8", timestamp: 1), forKey: "k2")
+        cache.writeEntity(Entity(content: Data([0, 1, 255]), timestamp: 2), forKey: "k3")
+        cache.flush()
+        let back = try #require(cache.readEntity(forKey: "k1"))
+        #expect(back.content as? JSON == ["b": 1, "a": [true, nil]])
+        #expect((back.content as? JSON)?.objectValue?.keys == ["b", "a"])
+        #expect(back.etag == "\"v3\"")
+        #expect(back.contentType == "application/json")
+        #expect(back.timestamp == 1234.5)
+        #expect(back.header(forKey: "set-cookie") == nil, "response headers such as cookies are not stored")
+        #expect(cache.readEntity(forKey: "k2")?.content as? String == "hé")
+        #expect(cache.readEntity(forKey: "k2")?.charset == "utf-8")
+        #expect(cache.readEntity(forKey: "k3")?.content as? Data == Data([0, 1, 255]))
+        #expect(cache.readEntity(forKey: "missing") == nil)
+    }
+
+    @Test func corruptAndForeignFilesAreIgnoredAndReplaced() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory)
+        cache.writeEntity(Entity(content: "good", timestamp: 1), forKey: "k")
+        cache.flush()
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
+        for junk in [Data("{not json".utf8), Data([0xFF, 0x00]), Data(#"{"hammockCache":99,"kind":"text","content":"x"}"#.utf8), Data()] {
+            try junk.write(to: directory.appendingPathComponent(file))
+            #expect(cache.readEntity(forKey: "k") == nil)
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "the bad file is removed")
+        }
+        cache.writeEntity(Entity(content: "again", timestamp: 2), forKey: "k")
+        cache.flush()
+        #expect(cache.readEntity(forKey: "k")?.content as? String == "again")
+    }
+
+    @Test func staysWithinItsSizeDroppingTheOldestFirst() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, maxBytes: 20_000)
+        let body = String(repeating: "x", count: 3000)
+        for i in 0..<20 {
+            cache.writeEntity(Entity(content: body, timestamp: Double(i)), forKey: "k\(i)")
+            cache.flush()
+        }
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        let total = try files.reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
+        #expect(total <= 20_000)
+        #expect(cache.readEntity(forKey: "k19") != nil, "the newest survives")
+        #expect(cache.readEntity(forKey: "k0") == nil, "the oldest went first")
+        #expect(!files.contains { $0.lastPathComponent.hasSuffix(".tmp") }, "no temporary files are left")
+    }
+
+    @Test func secretsNeverReachFileNamesOrContents() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory)
+        let key = "ns\nhttps://api.test/orders?token=SECRET-123"
+        cache.writeEntity(Entity(content: JSON.object(["n": 1]), headers: ["Authorization": "Bearer SECRET-123"], timestamp: 1), forKey: key)
+        cache.flush()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            #expect(!name.contains("SECRET") && !name.contains("api.test"))
+            #expect(name.count == 64 + 5, "a SHA-256 hex name")
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            #expect(!text.contains("SECRET") && !text.contains("api.test"))
+        }
+    }
+
+    @Test func defaultDirectoryFollowsXDG() {
+        #expect(DiskEntityCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/hammock")
+        #expect(DiskEntityCache.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/hammock")
+        #expect(DiskEntityCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/hammock")
+    }
+}
+
+@MainActor
+@Suite struct ResourceCacheTests {
+    let directory = temporaryDirectory()
+    let network = FakeNetworkingProvider()
+    let clock = ManualClock()
+
+    /// A fresh service over the same cache directory: what a restart looks like.
+    private func makeService(namespace: String = "v1") -> (Service, DiskEntityCache) {
+        let cache = DiskEntityCache(directory: directory)
+        let service = Service(baseURL: "https://api.test/", networking: network, clock: clock)
+        service.configure("**") {
+            $0.cache = cache
+            $0.cacheNamespace = namespace
+        }
+        return (service, cache)
+    }
+
+    private func firstRun() async throws {
+        let (service, cache) = makeService()
+        let resource = service.resource("/orders")
+        network.stub(.get, resource.url.absoluteString, .json(#"{"items":[1,2]}"#, headers: ["ETag": "\"o1\""]))
+        _ = try await resource.load().awaitResult()
+        cache.flush()
+    }
+
+    @Test func aRestartShowsCachedDataFirstThenRefreshes() async throws {
+        try await firstRun()
+        clock.advance(by: 300)
+        let (service, _) = makeService()
+        let resource = service.resource("/orders")
+        let observer = RecordingObserver()
+        resource.addObserver(observer)
+        #expect(observer.events == ["observerAdded", "newData(cache)"], "cached data arrives before any request")
+        #expect(resource.json == ["items": [1, 2]])
+        #expect(clock.now - resource.timestamp == 300, "the data keeps the age it had")
+        network.stub(.get, resource.url.absoluteString, .json(#"{"items":[1,2,3]}"#))
+        _ = try await #require(resource.loadIfNeeded()).awaitResult()
+        #expect(observer.events == ["observerAdded", "newData(cache)", "requested", "newData(network)"])
+        #expect(network.receivedRequests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"o1\"", "the cached ETag is used")
+    }
+
+    @Test func freshCachedDataNeedsNoRequest() async throws {
+        try await firstRun()
+        clock.advance(by: 5)
+        let (service, _) = makeService()
+        let resource = service.resource("/orders")
+        let before = network.receivedRequests.count
+        #expect(resource.loadIfNeeded() == nil, "within expirationTime the cache is enough")
+        #expect(network.receivedRequests.count == before)
+        #expect(resource.json == ["items": [1, 2]])
+    }
+
+    @Test func a304AfterRestartKeepsTheCachedDataAndRefreshesItsTimestamp() async throws {
+        try await firstRun()
+        clock.advance(by: 100)
+        let (service, cache) = makeService()
+        let resource = service.resource("/orders")
+        network.stub(.get, resource.url.absoluteString, .init(status: 304))
+        _ = try await #require(resource.loadIfNeeded()).awaitResult()
+        #expect(resource.json == ["items": [1, 2]])
+        cache.flush()
+        #expect(cache.readEntity(forKey: "v1\nhttps://api.test/orders")?.timestamp == clock.now)
+        let (again, _) = makeService()
+        #expect(again.resource("/orders").loadIfNeeded() == nil, "the stored timestamp moved with the 304")
+    }
+
+    @Test func errorsAreNotCachedAndOverridesForgetTheEntry() async throws {
+        try await firstRun()
+        let (service, cache) = makeService()
+        let resource = service.resource("/orders")
+        clock.advance(by: 100)
+        network.stub(.get, resource.url.absoluteString, .json("{}", status: 500))
+        _ = try await #require(resource.loadIfNeeded()).awaitResult()
+        cache.flush()
+        #expect(cache.readEntity(forKey: "v1\nhttps://api.test/orders")?.content as? JSON == ["items": [1, 2]])
+        resource.overrideLocalContent(with: "local")
+        cache.flush()
+        #expect(cache.readEntity(forKey: "v1\nhttps://api.test/orders") == nil)
+    }
+
+    @Test func aDifferentNamespaceIsADifferentCache() async throws {
+        try await firstRun()
+        let (service, _) = makeService(namespace: "v2")
+        let observer = RecordingObserver()
+        service.resource("/orders").addObserver(observer)
+        #expect(observer.events == ["observerAdded"])
+    }
+}
