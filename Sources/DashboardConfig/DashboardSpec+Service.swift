@@ -8,12 +8,34 @@ extension DashboardSpec {
     /// so credentials never go to another host. Then each `configure` block becomes a
     /// `Service.configure` entry, in file order: every matching block applies, later ones win.
     @MainActor
-    public func makeService(networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock()) -> Service {
+    public func makeService(
+        networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock(), cache: (any EntityCache)? = nil
+    ) -> Service {
         let service = Service(
             baseURL: self.service.baseURL?.value, standardTransformers: self.service.standardTransformers,
             networking: networking, clock: clock)
+        if let cache {
+            let namespace = cacheFingerprint
+            service.configure(description: "persistent cache") {
+                $0.cache = cache
+                $0.cacheNamespace = namespace
+            }
+        }
         configure(service)
         return service
+    }
+
+    /// A hash of what shapes cached content: the standard parsers and every configure block's
+    /// pattern, methods and pipeline. Headers are left out (a new token must not empty the cache,
+    /// and secrets must not shape keys); so are timings, which do not change content.
+    public var cacheFingerprint: String {
+        var parts = ["parsers " + service.transformers.joined(separator: ",")]
+        for block in configure where !block.pipeline.isEmpty {
+            let methods = block.methods.map { $0.map(\.rawValue).joined(separator: ",") } ?? "*"
+            let stages = block.pipeline.map { "\($0.stage.rawValue)=\($0.transformers)" }.joined(separator: ";")
+            parts.append("\(block.pattern) [\(methods)] \(stages)")
+        }
+        return String(SHA256.hex(parts.joined(separator: "\n")).prefix(16))
     }
 
     /// Adds this spec's configuration to `service`.

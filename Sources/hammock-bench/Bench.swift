@@ -20,7 +20,9 @@ struct Bench {
         }
         do {
             if arguments.first == "soak" {
-                try await Soak.run(minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200))
+                try await Soak.run(
+                    minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
+                    floor: arguments.contains("--floor"))
             } else {
                 try await runAll(quick: arguments.contains("--quick"), output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
             }
@@ -94,17 +96,30 @@ struct Bench {
 /// The soak run: 200 endpoints for 10 minutes; memory must not grow past its first-minute plateau.
 enum Soak {
     @MainActor
-    static func run(minutes: Double, endpoints: Int) async throws {
+    static func run(minutes: Double, endpoints: Int, floor: Bool) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
         let (server, counter) = try await EndToEndBench.startServer()
         let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
-        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
-        let pid = try tmux.waitForFrame(size: "200x60")
-        print("soak: \(endpoints) endpoints for \(minutes) min (pid \(pid))")
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-soak-cache-\(getpid())").path
+        var tmux: TmuxHarness?
+        let pid: pid_t
+        if floor {
+            pid = try EndToEndBench.spawn([CommandLine.arguments[0], "floor-worker", server.baseURL, "\(endpoints)", "\(Int(minutes * 60) + 5)"])
+        } else {
+            let harness = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
+            pid = try harness.waitForFrame(size: "200x60")
+            tmux = harness
+        }
+        print("soak\(floor ? " (URLSession floor)" : ""): \(endpoints) endpoints for \(minutes) min (pid \(pid))")
         let figures = await EndToEndBench.measure(pid: pid, seconds: minutes * 60)
         let probes = Double(await counter.reset()) / figures.seconds
-        _ = try? tmux.tmux(["kill-server"])
+        _ = try? tmux?.tmux(["kill-server"])
+        if floor { kill(pid, SIGKILL) }
         await server.stop()
+        for (index, chunk) in stride(from: 0, to: figures.rssSamples.count, by: 120).enumerated() {
+            let slice = figures.rssSamples[chunk..<min(chunk + 120, figures.rssSamples.count)]
+            print(String(format: "  %4d s  RSS %.1f MiB", (index + 1) * 30, slice.reduce(0, +) / Double(slice.count)))
+        }
         let perMinute = 240  // samples every 250 ms
         let firstMinute = figures.rssSamples.prefix(perMinute)
         let plateau = firstMinute.suffix(perMinute / 2).max() ?? 0

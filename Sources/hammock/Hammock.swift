@@ -91,6 +91,19 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
+/// Where the dashboard keeps data and histories between runs.
+struct CacheOptions: ParsableArguments {
+    @Flag(help: "Do not read or write the persistent cache.")
+    var noCache = false
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("The cache directory (default: $XDG_CACHE_HOME/hammock or ~/.cache/hammock).", valueName: "path"))
+    var cacheDir: String?
+
+    var directory: URL? {
+        noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? DiskEntityCache.defaultDirectory()
+    }
+}
+
 enum EventLineTime {
     static func now() -> String {
         let formatter = ISO8601DateFormatter()
@@ -108,6 +121,7 @@ struct Open: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var cache: CacheOptions
 
     func run() async throws {
         let path = config ?? "hammock.yaml"
@@ -126,7 +140,7 @@ struct Open: AsyncParsableCommand {
             throw ExitCode(1)
         }
         try global.apply(interactive: true)
-        let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment)
+        let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory)
         leave(status)
     }
 }
@@ -134,20 +148,29 @@ struct Open: AsyncParsableCommand {
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Start the built-in demo API on 127.0.0.1 and open config/demo.yaml over it.")
 
-    @Option(help: "Port for the demo API on 127.0.0.1 (0 picks a free one).")
-    var port: UInt16 = 0
+    @Option(help: "Port for the demo API on 127.0.0.1 (default: 8731 if free, so a restart finds its cache; 0 picks any).")
+    var port: UInt16?
 
     @Flag(help: "Only serve the demo API and print its address (to try snapshot or events against it).")
     var serveOnly = false
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var cache: CacheOptions
+
+    static let preferredPort: UInt16 = 8731
 
     func run() async throws {
         if !serveOnly, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
             printError("hammock demo needs a terminal to draw in. Try `hammock demo --serve-only` and `hammock snapshot config/demo.yaml`.")
             throw ExitCode(1)
         }
-        let api = try await DemoAPI.start(port: port)
+        let api: DemoAPI
+        if let port {
+            api = try await DemoAPI.start(port: port)
+        } else {
+            // A stable address lets a restarted demo show its cached data at once.
+            do { api = try await DemoAPI.start(port: Self.preferredPort) } catch { api = try await DemoAPI.start(port: 0) }
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["HAMMOCK_DEMO_URL"] = api.baseURL
         if serveOnly {
@@ -166,7 +189,7 @@ struct Demo: AsyncParsableCommand {
         }
         try global.apply(interactive: true)
         // The terminal is restored when this returns; the server goes with the process.
-        let status = await DashboardRunner.run(spec: spec, environment: environment)
+        let status = await DashboardRunner.run(spec: spec, environment: environment, cacheDirectory: cache.directory)
         leave(status)
     }
 

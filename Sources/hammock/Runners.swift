@@ -10,7 +10,7 @@ import TerminalUI
 /// Connects a `DashboardApp` to the real terminal until the user quits.
 @MainActor
 enum DashboardRunner {
-    static func run(spec: DashboardSpec, environment: [String: String]) async -> Int32 {
+    static func run(spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?) async -> Int32 {
         let session: TerminalSession
         do {
             session = try TerminalSession()
@@ -19,7 +19,11 @@ enum DashboardRunner {
             return 1
         }
         let terminal = Terminal(backend: session.backend)
-        let app = DashboardApp(spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService() }
+        let cache = cacheDirectory.map { DiskEntityCache(directory: $0) }
+        let app = DashboardApp(
+            spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
+            historyStore: cacheDirectory.map(HistoryStore.init)
+        ) { $0.makeService(cache: cache) }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
         let status: Int32 = await withCheckedContinuation { continuation in
@@ -47,6 +51,7 @@ enum DashboardRunner {
         reloader.stop()
         app.stop()
         session.shutdown()
+        cache?.flush()
         return status
     }
 }

@@ -9,7 +9,7 @@ struct DemoEndToEndTests {
     @Test func demoShowsDataTakesKeysResizesAndRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
-            environment: ["no_proxy": "127.0.0.1,localhost"])
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
         var screen = try tmux.waitForScreen("the demo's data") { lines in
             lines.contains { $0.contains("status   UP") } && lines.contains { $0.contains("Payment gateway unavailable") }
         }
@@ -41,7 +41,7 @@ struct DemoEndToEndTests {
     @Test func sigtermWhileRunningRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 80, rows: 24,
-            environment: ["no_proxy": "127.0.0.1,localhost"])
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
         let pid = try tmux.waitForFrame(size: "80x24")
         kill(pid, SIGTERM)
         let exitLine = try tmux.waitForExit()

@@ -168,7 +168,9 @@ extension DashboardApp {
             parts.append(metrics.statusCode.map(String.init) ?? "no response")
             parts.append(Formatting.latency(metrics.latency))
         }
-        if resource.latestError != nil {
+        if cachedURLs.contains(resource.url.absoluteString), let data = resource.latestData, resource.latestError == nil {
+            parts.append("cached " + Formatting.age(max(0, clock.now - data.timestamp)))
+        } else if resource.latestError != nil {
             parts.append("error")
         } else if pane.unmetExpectation != nil {
             parts.append("⚠ unmet")

@@ -51,6 +51,10 @@ public final class DashboardApp {
     public private(set) var eventLog = EventLog()
     /// Recent probes by resource URL, shared by the panes showing that resource.
     public private(set) var histories: [String: ProbeHistory] = [:]
+    /// URLs whose data on screen came from the persistent cache, not yet from the network.
+    public private(set) var cachedURLs: Set<String> = []
+    /// Where histories are kept across runs; nil for nowhere.
+    let historyStore: HistoryStore?
     /// Frames drawn so far.
     public private(set) var framesDrawn = 0
     var spinnerTick = 0
@@ -80,9 +84,11 @@ public final class DashboardApp {
         scheduler: any DashboardScheduler,
         timeZone: TimeZone = .current,
         minimumFrameInterval: Double = 0.1,
+        historyStore: HistoryStore? = nil,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) {
         self.minimumFrameInterval = minimumFrameInterval
+        self.historyStore = historyStore
         self.spec = spec
         self.terminal = terminal
         self.clock = clock
@@ -99,12 +105,16 @@ public final class DashboardApp {
         guard !started else { return }
         started = true
         buildPanes()
+        if histories.isEmpty, let historyStore {
+            histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.url.absoluteString))
+        }
         scheduleTick()
         requestFrame(urgent: true)
     }
 
-    /// Stops timers and detaches every pane from its resource.
+    /// Stops timers, saves histories, and detaches every pane from its resource.
     public func stop() {
+        historyStore?.save(histories, namespace: spec.cacheFingerprint)
         tickAction?.cancel()
         tickAction = nil
         for pane in panes { pane.detach() }
@@ -124,6 +134,10 @@ public final class DashboardApp {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
+            // Filled from the cache when the pane's overlay attached, before this observer did.
+            if resource.latestData != nil, resource.latestMetrics == nil {
+                cachedURLs.insert(resource.url.absoluteString)
+            }
         }
         for pane in panes {
             pane.startCadence(scheduler: scheduler) { [weak self] in self?.isPaused ?? true }
@@ -132,6 +146,11 @@ public final class DashboardApp {
 
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
+        if event == .newData(.cache) {
+            cachedURLs.insert(resource.url.absoluteString)
+        } else if event != .requested {
+            cachedURLs.remove(resource.url.absoluteString)
+        }
         recordProbe(event, on: resource)
         defer { checkExpectations(after: event, on: resource) }
         let finished = event != .requested
