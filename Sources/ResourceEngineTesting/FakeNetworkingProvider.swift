@@ -70,6 +70,8 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     public private(set) var cancelledCount = 0
     /// When true, responses wait in `heldRequests` until released.
     public var holdsResponses = false
+    /// When false, `receivedRequests` stays empty (long runs, e.g. memory soaks, would grow it).
+    public var recordsRequests = true
 
     public init() {}
 
@@ -110,7 +112,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
     ) -> any RequestNetworking {
-        receivedRequests.append(request)
+        if recordsRequests { receivedRequests.append(request) }
         nextID += 1
         let id = nextID
         let url = request.url!

@@ -21,14 +21,17 @@ public func awaitCallback<T: Sendable>(
 ) async throws -> T {
     let once = Once()
     return try await withCheckedThrowingContinuation { continuation in
-        register { value in
-            if once.claim() { continuation.resume(returning: value) }
-        }
-        DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
+        let guardTimer = DispatchWorkItem { @Sendable in
             MainActor.assumeIsolated {
                 if once.claim() { continuation.resume(throwing: TimedOut(what: what, seconds: timeout)) }
             }
         }
+        register { value in
+            // The guard is cancelled at once, so long runs do not pile up pending timers.
+            guardTimer.cancel()
+            if once.claim() { continuation.resume(returning: value) }
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + timeout, execute: guardTimer)
     }
 }
 

@@ -5,6 +5,7 @@ public enum DemoConfig {
     public static let yaml = #"""
 # The built-in demo: `hammock demo` serves a small API on 127.0.0.1 and opens this file against it.
 # Each pane shows one thing the dashboard does; read it next to what you see on screen.
+# Quit and start it again: the panes show their cached data and history at once ("cached 5s ago").
 title: Demo Shop API
 service:
   # `hammock demo` sets HAMMOCK_DEMO_URL to the address it picked; ${VAR:-default} is the fallback.
@@ -29,12 +30,16 @@ panes:
     every: 2s
     show: fields
     fields: [status, version, uptime]
+    # Conditions every response must meet; a pane that misses one turns yellow and says why.
+    expect: ["status == 200", "latency < 500ms", "body.status == UP"]
+    history: 120           # probes kept for the sparkline and p50/p95 (they survive a restart)
   - title: Open orders
     resource: /orders
     params: { state: open }
     every: 5s
     show: table
     columns: [id, customer, total]
+    expect: ["body.count > 0"]     # body is what the pipeline made: the items list
   - title: Payments
     resource: /payments
     every: 3s
@@ -49,6 +54,7 @@ panes:
     resource: /slow
     every: 5s
     show: json
+    expect: ["latency < 1s"]       # the demo's slow endpoint takes 1.5 s, so this one is unmet
   - title: Metrics
     resource: /metrics
     every: 2s
