@@ -97,7 +97,9 @@ import Testing
         let outcome = try await hammock(["snapshot", Self.demoConfig, "--width", "100", "--height", "24"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
         #expect(outcome.status == 1, "Payments always fails")
         let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0].hasPrefix(" Demo Shop API · demo.yaml · 8 panes  ✓7 ✗1 ⟳0"))
+        // The ✓/⚠ split depends on latency expectations and so on machine load; the failure does not.
+        #expect(lines[0].hasPrefix(" Demo Shop API · demo.yaml · 8 panes  ✓"))
+        #expect(lines[0].contains(" ✗1 "))
         #expect(lines.contains { $0.contains("│ status   UP") })
         #expect(lines.contains { $0.contains("│ 503 · Payment gateway unavailable") }, "errorMessage lifted the message from the body")
         #expect(lines.contains { $0.contains("│ name  Ada Lovelace") }, "the bearer token from configure reached /secure")
