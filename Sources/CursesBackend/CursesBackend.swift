@@ -14,6 +14,9 @@ public final class CursesBackend: Backend {
     private var nextPair: Int16 = 1
     /// How many colours the terminal offers (0 for none).
     public let colorCount: Int
+    /// False once the session has restored the terminal: a late frame must not re-enter curses
+    /// mode (ncurses' `doupdate` would put the terminal back into raw mode on the way out).
+    var isActive = true
 
     private struct PairKey: Hashable {
         let foreground: Int
@@ -30,6 +33,7 @@ public final class CursesBackend: Backend {
     }
 
     public func draw(_ updates: [CellUpdate]) {
+        guard isActive else { return }
         var index = 0
         while index < updates.count {
             let first = updates[index]
@@ -51,11 +55,13 @@ public final class CursesBackend: Backend {
     }
 
     public func flush() {
+        guard isActive else { return }
         _ = wnoutrefresh(window)
         _ = doupdate()
     }
 
     public func clear() {
+        guard isActive else { return }
         _ = werase(window)
         _ = clearok(window, true)
     }

@@ -88,6 +88,7 @@ public final class TerminalSession {
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        backend.isActive = false
         inputSource?.cancel()
         inputSource = nil
         nc_endwin_if_active()

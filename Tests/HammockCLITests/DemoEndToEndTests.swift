@@ -17,8 +17,9 @@ struct DemoEndToEndTests {
         #expect(screen.contains { $0.contains("┌ ▸ Health") })
 
         try tmux.sendKeys("j")
-        screen = try tmux.waitForScreen("Payments selected") { $0.contains { $0.contains("┌ ▸ Payments") } }
-        #expect(screen.last?.contains("t retry") == true, "the footer offers retry on the failing pane")
+        screen = try tmux.waitForScreen("Payments selected, the footer offering retry") { lines in
+            lines.contains { $0.contains("┌ ▸ Payments") } && lines.last?.contains("t retry") == true
+        }
         try tmux.sendKeys("t", "e")
         screen = try tmux.waitForScreen("the event log") { lines in
             lines.contains { $0.contains("Events (latest last)") } && lines.contains { $0.contains("Payments  Error  503") }

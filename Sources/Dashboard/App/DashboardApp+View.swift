@@ -168,7 +168,8 @@ extension DashboardApp {
             parts.append(metrics.statusCode.map(String.init) ?? "no response")
             parts.append(Formatting.latency(metrics.latency))
         }
-        if cachedURLs.contains(resource.url.absoluteString), let data = resource.latestData, resource.latestError == nil {
+        // Data with no exchange behind it in this run came from the persistent cache.
+        if resource.latestMetrics == nil, let data = resource.latestData, resource.latestError == nil {
             parts.append("cached " + Formatting.age(max(0, clock.now - data.timestamp)))
         } else if resource.latestError != nil {
             parts.append("error")

@@ -51,8 +51,6 @@ public final class DashboardApp {
     public private(set) var eventLog = EventLog()
     /// Recent probes by resource URL, shared by the panes showing that resource.
     public private(set) var histories: [String: ProbeHistory] = [:]
-    /// URLs whose data on screen came from the persistent cache, not yet from the network.
-    public private(set) var cachedURLs: Set<String> = []
     /// Where histories are kept across runs; nil for nowhere.
     let historyStore: HistoryStore?
     /// Frames drawn so far.
@@ -134,10 +132,6 @@ public final class DashboardApp {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
-            // Filled from the cache when the pane's overlay attached, before this observer did.
-            if resource.latestData != nil, resource.latestMetrics == nil {
-                cachedURLs.insert(resource.url.absoluteString)
-            }
         }
         for pane in panes {
             pane.startCadence(scheduler: scheduler) { [weak self] in self?.isPaused ?? true }
@@ -146,11 +140,6 @@ public final class DashboardApp {
 
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
-        if event == .newData(.cache) {
-            cachedURLs.insert(resource.url.absoluteString)
-        } else if event != .requested {
-            cachedURLs.remove(resource.url.absoluteString)
-        }
         recordProbe(event, on: resource)
         defer { checkExpectations(after: event, on: resource) }
         let finished = event != .requested
@@ -323,7 +312,8 @@ public final class DashboardApp {
     /// Draws a frame now; returns the number of cells sent.
     @discardableResult
     public func drawNow() -> Int {
-        guard let terminal else { return 0 }
+        // A stopped app draws nothing: a frame left on the main queue must not outlive quitting.
+        guard let terminal, started else { return 0 }
         framesDrawn += 1
         lastFrameUptime = DispatchTime.now().uptimeNanoseconds
         frameScheduled = false

@@ -46,13 +46,6 @@ public struct HistoryStore: Sendable {
         }
         guard let data = try? JSON.object(object).serialized() else { return }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let target = file(namespace: namespace)
-        let temporary = directory.appendingPathComponent(".history-\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary)
-            if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-        }
+        try? AtomicFile.write(data, to: file(namespace: namespace))
     }
 }

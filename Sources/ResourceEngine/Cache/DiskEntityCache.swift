@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An `EntityCache` in a directory: one small JSON file per entry.
 ///
@@ -82,15 +79,9 @@ public final class DiskEntityCache: EntityCache {
     }
 
     private func write(_ data: Data, to url: URL) {
-        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
         do {
-            try data.write(to: temporary)
-            // rename(2) replaces the old file atomically: a reader sees the old or the new entry.
-            guard rename(temporary.path, url.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown)
-            }
+            try AtomicFile.write(data, to: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             EngineLog.log(.cache, "cannot write cache file \(url.lastPathComponent): \(error.localizedDescription)")
         }
     }
