@@ -87,3 +87,10 @@ extension JSON {
         out += "\""
     }
 }
+
+extension JSON: CustomStringConvertible {
+    /// Compact JSON text: `{"status":"UP"}`, `"UP"`, `42`.
+    public var description: String {
+        (try? serialized()).map { String(decoding: $0, as: UTF8.self) } ?? prettyPrinted()
+    }
+}

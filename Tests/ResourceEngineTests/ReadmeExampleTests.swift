@@ -1,0 +1,36 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// The README's "Using the engine on its own" example, kept compiling and working.
+@MainActor
+@Suite struct ReadmeExampleTests {
+    @Test func theReadmeExampleWorks() async throws {
+        let network = FakeNetworkingProvider()
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // As in the README, with the fake provider and a known base URL.
+        let service = Service(baseURL: "https://api.example.com/v2/", networking: network)
+        service.configure("/orders/**") { $0.expirationTime = 10 }
+        service.configureTransformer("/orders/**") { (json: JSON, _) in json["items"] }
+
+        let owner = NSObject()
+        let health = service.resource("/health")
+        network.stub(.get, health.url.absoluteString, .json(#"{"status":"UP"}"#))
+        health.addObserver(owner: owner) { resource, event in
+            print(event.externalName, resource.jsonDict["status"]?.stringValue ?? "-", resource.latestError?.userMessage ?? "")
+        }
+        let request = try #require(health.loadIfNeeded())
+        _ = try await request.awaitResult()
+        #expect(printed == ["ObserverAdded - ", "Requested - ", "NewData(Network) UP "])
+        #expect("\(health.json!)" == #"{"status":"UP"}"#, "JSON describes itself as compact JSON")
+
+        let orders = service.resource("/orders/open")
+        network.stub(.get, orders.url.absoluteString, .json(#"{"items":[1,2]}"#))
+        _ = try await orders.load().awaitResult()
+        #expect(orders.jsonArray == [1, 2])
+        #expect(orders.configuration.expirationTime == 10)
+    }
+}
