@@ -10,7 +10,7 @@ title: Demo Shop API
 service:
   # `hammock demo` sets HAMMOCK_DEMO_URL to the address it picked; ${VAR:-default} is the fallback.
   baseURL: ${HAMMOCK_DEMO_URL:-http://127.0.0.1:8080/}
-  expiration: 10s          # data is fresh for 10 s; loadIfNeeded() does nothing until then
+  expiration: 1s           # data older than this is reloaded at the pane's next `every` tick
   retry: 2s                # after a failure, wait 2 s before trying again
   timeout: 3s              # a request that takes longer fails with "The request timed out"
 configure:
