@@ -60,6 +60,72 @@ private func temporaryDirectory() -> URL {
         #expect(!files.contains { $0.lastPathComponent.hasSuffix(".tmp") }, "no temporary files are left")
     }
 
+    @Test func filesLeftByAnEarlierRunCountTowardsTheBound() throws {
+        let directory = temporaryDirectory()
+        let body = String(repeating: "y", count: 3000)
+        let earlier = DiskEntityCache(directory: directory)
+        for i in 0..<5 { earlier.writeEntity(Entity(content: body, timestamp: Double(i)), forKey: "old\(i)") }
+        earlier.flush()
+        let past = Date(timeIntervalSinceNow: -3600)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: directory.appendingPathComponent(name).path)
+        }
+        let later = DiskEntityCache(directory: directory, maxBytes: 10_000)
+        later.writeEntity(Entity(content: body, timestamp: 9), forKey: "new")
+        later.flush()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.count == 3, "the bound is kept counting what the earlier run left: \(names.count) files")
+        #expect(later.readEntity(forKey: "new") != nil)
+        #expect(later.stats.filesRemoved == 3)
+    }
+
+    @Test func changesAreCoalescedPerEntryAndReadBackBeforeTheyAreWritten() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 3600)
+        for i in 0..<100 {
+            cache.writeEntity(Entity(content: "v\(i)", timestamp: Double(i)), forKey: "k")
+            cache.updateTimestamp(Double(i) + 0.5, forKey: "k")
+        }
+        cache.writeEntity(Entity(content: "other", timestamp: 1), forKey: "gone")
+        cache.removeEntity(forKey: "gone")
+        #expect(cache.readEntity(forKey: "k")?.content as? String == "v99", "a pending write is what a read sees")
+        #expect(cache.readEntity(forKey: "k")?.timestamp == 99.5)
+        #expect(cache.readEntity(forKey: "gone") == nil, "a pending removal hides the entry")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing is written before the delay")
+        cache.flush()
+        #expect(cache.stats.filesWritten == 1 && cache.stats.filesRemoved == 0, "two hundred changes to one entry, one file write")
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 99.5)
+
+        cache.updateTimestamp(200, forKey: "k")
+        cache.flush()
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 200, "a 304's timestamp reaches the file")
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? String == "v99")
+    }
+
+    @MainActor
+    @Test func pendingChangesAreWrittenAfterTheDelayWithoutAFlush() async throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 0.05)
+        // inotify tells when the file is renamed into place: an event, not a timed wait.
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        #expect(inotify_add_watch(fd, directory.path, UInt32(IN_MOVED_TO)) >= 0)
+        let watch = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        defer {
+            watch.cancel()
+            close(fd)
+        }
+        _ = try await awaitCallback("the cache file to appear") { (done: @escaping @MainActor (Bool) -> Void) in
+            watch.setEventHandler {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = read(fd, &buffer, buffer.count)
+                MainActor.assumeIsolated { done(true) }
+            }
+            watch.resume()
+            cache.writeEntity(Entity(content: "soon", timestamp: 1), forKey: "k")
+        }
+        #expect(cache.stats.filesWritten == 1)
+    }
+
     @Test func secretsNeverReachFileNamesOrContents() throws {
         let directory = temporaryDirectory()
         let cache = DiskEntityCache(directory: directory)

@@ -5,19 +5,49 @@ import Foundation
 ///
 /// File names are SHA-256 hashes of the keys, so URLs (which may carry tokens) never appear on
 /// disk as names, and only content plus content type, charset and ETag are stored — never request
-/// or response headers such as cookies. Writes are atomic (temporary file, then rename) and happen
-/// on a private queue. A file that does not decode is ignored and deleted. The directory is kept
-/// under `maxBytes` by removing the least recently written files.
-public final class DiskEntityCache: EntityCache {
+/// or response headers such as cookies. A file that does not decode is ignored and deleted.
+///
+/// Writes are behind and coalesced: each change waits up to `writeDelay` on a private queue, and
+/// only the latest change per entry reaches the disk, so a dashboard polling 1,000 endpoints a
+/// second writes each file at most once per delay instead of once per response. Reads see pending
+/// changes. Writes are atomic (temporary file, then rename). The directory is kept under
+/// `maxBytes` by removing the least recently written files, from an in-memory index of sizes
+/// (the directory is listed once, not on every write).
+public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public let directory: URL
     public let maxBytes: Int
-    private let queue = DispatchQueue(label: "hammock.disk-cache")
+    /// How long a change may wait before it is written.
+    public let writeDelay: TimeInterval
     static let formatVersion = 1
 
-    /// A cache in `directory` (created if needed), at most `maxBytes` large.
-    public init(directory: URL, maxBytes: Int = 64 << 20) {
+    private let queue = DispatchQueue(label: "hammock.disk-cache")
+    // Everything below is touched only on `queue`.
+    private enum Change {
+        case write(Entity)
+        case touch(TimeInterval)
+        case remove
+    }
+    private var pending: [String: Change] = [:]
+    private var drainScheduled = false
+    private var index: [String: (size: Int, order: Double)]?
+    private var indexedBytes = 0
+    private var lastOrder = 0.0
+    private var statistics = Statistics()
+
+    /// What the cache has done on disk, for tests and logs.
+    public struct Statistics: Sendable, Equatable {
+        /// Files written (each one a whole entry, atomically).
+        public var filesWritten = 0
+        /// Files removed, by `removeEntity` or to stay within `maxBytes`.
+        public var filesRemoved = 0
+    }
+
+    /// A cache in `directory` (created if needed), at most `maxBytes` large, writing changes at
+    /// most `writeDelay` seconds after they happen (and at once on `flush()`).
+    public init(directory: URL, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5) {
         self.directory = directory
         self.maxBytes = maxBytes
+        self.writeDelay = writeDelay
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -30,76 +60,155 @@ public final class DiskEntityCache: EntityCache {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/hammock")
     }
 
-    func fileURL(forKey key: String) -> URL {
-        directory.appendingPathComponent(SHA256.hex(key) + ".json")
+    static func fileName(forKey key: String) -> String {
+        SHA256.hex(key) + ".json"
     }
 
     public func readEntity(forKey key: String) -> Entity? {
-        queue.sync { read(fileURL(forKey: key)) }
+        queue.sync {
+            let name = DiskEntityCache.fileName(forKey: key)
+            switch pending[name] {
+            case .write(let entity): return entity
+            case .remove: return nil
+            case .touch(let timestamp):
+                guard var entity = read(name) else { return nil }
+                entity.timestamp = timestamp
+                return entity
+            case nil: return read(name)
+            }
+        }
     }
 
     public func writeEntity(_ entity: Entity, forKey key: String) {
-        guard let data = DiskEntityCache.encode(entity) else { return }
-        let url = fileURL(forKey: key)
         queue.async { [self] in
-            write(data, to: url)
-            trim()
+            pending[DiskEntityCache.fileName(forKey: key)] = .write(entity)
+            scheduleDrain()
         }
     }
 
     public func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) {
-        let url = fileURL(forKey: key)
         queue.async { [self] in
-            guard var entity = read(url) else { return }
-            entity.timestamp = timestamp
-            if let data = DiskEntityCache.encode(entity) { write(data, to: url) }
+            let name = DiskEntityCache.fileName(forKey: key)
+            switch pending[name] {
+            case .write(var entity):
+                entity.timestamp = timestamp
+                pending[name] = .write(entity)
+            case .remove: return
+            case .touch, nil: pending[name] = .touch(timestamp)
+            }
+            scheduleDrain()
         }
     }
 
     public func removeEntity(forKey key: String) {
-        let url = fileURL(forKey: key)
-        queue.async { try? FileManager.default.removeItem(at: url) }
+        queue.async { [self] in
+            pending[DiskEntityCache.fileName(forKey: key)] = .remove
+            scheduleDrain()
+        }
     }
 
-    /// Waits for pending writes (for tests and orderly shutdown).
+    /// Writes every pending change now and waits for it (orderly shutdown, tests).
     public func flush() {
-        queue.sync {}
+        queue.sync { drain() }
     }
 
-    // MARK: Files
+    /// What has been done on disk so far (pending changes not included).
+    public var stats: Statistics {
+        queue.sync { statistics }
+    }
 
-    private func read(_ url: URL) -> Entity? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    // MARK: Draining (on `queue`)
+
+    private func scheduleDrain() {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        queue.asyncAfter(deadline: .now() + writeDelay) { [self] in drain() }
+    }
+
+    private func drain() {
+        drainScheduled = false
+        guard !pending.isEmpty else { return }
+        let changes = pending
+        pending = [:]
+        loadIndexIfNeeded()
+        for (name, change) in changes {
+            switch change {
+            case .write(let entity):
+                guard let data = DiskEntityCache.encode(entity) else { continue }
+                write(data, name: name)
+            case .touch(let timestamp):
+                guard var entity = read(name) else { continue }
+                entity.timestamp = timestamp
+                if let data = DiskEntityCache.encode(entity) { write(data, name: name) }
+            case .remove:
+                remove(name)
+            }
+        }
+        trim()
+    }
+
+    private func url(_ name: String) -> URL {
+        directory.appendingPathComponent(name)
+    }
+
+    private func read(_ name: String) -> Entity? {
+        guard let data = FileManager.default.contents(atPath: url(name).path) else { return nil }
         guard let entity = DiskEntityCache.decode(data) else {
-            EngineLog.log(.cache, "ignoring unreadable cache file \(url.lastPathComponent)")
-            try? FileManager.default.removeItem(at: url)
+            EngineLog.log(.cache, "ignoring unreadable cache file \(name)")
+            remove(name)
             return nil
         }
         return entity
     }
 
-    private func write(_ data: Data, to url: URL) {
+    private func write(_ data: Data, name: String) {
         do {
-            try AtomicFile.write(data, to: url)
+            try AtomicFile.write(data, to: url(name))
+            statistics.filesWritten += 1
+            lastOrder = max(Date().timeIntervalSince1970, lastOrder.nextUp)
+            record(name, size: data.count, order: lastOrder)
         } catch {
-            EngineLog.log(.cache, "cannot write cache file \(url.lastPathComponent): \(error.localizedDescription)")
+            EngineLog.log(.cache, "cannot write cache file \(name): \(error.localizedDescription)")
+        }
+    }
+
+    private func remove(_ name: String) {
+        if (try? FileManager.default.removeItem(at: url(name))) != nil { statistics.filesRemoved += 1 }
+        record(name, size: nil, order: 0)
+    }
+
+    // MARK: Size bound
+
+    /// Lists the directory once: what earlier runs left counts towards `maxBytes`.
+    private func loadIndexIfNeeded() {
+        guard index == nil else { return }
+        var entries: [String: (size: Int, order: Double)] = [:]
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        for file in files where file.pathExtension == "json" {
+            let values = try? file.resourceValues(forKeys: Set(keys))
+            entries[file.lastPathComponent] = (values?.fileSize ?? 0, values?.contentModificationDate?.timeIntervalSince1970 ?? 0)
+        }
+        index = entries
+        indexedBytes = entries.values.reduce(0) { $0 + $1.size }
+    }
+
+    private func record(_ name: String, size: Int?, order: Double) {
+        guard index != nil else { return }
+        if let old = index?[name] { indexedBytes -= old.size }
+        if let size {
+            index?[name] = (size, order)
+            indexedBytes += size
+        } else {
+            index?[name] = nil
         }
     }
 
     /// Removes the least recently written files until the directory fits in `maxBytes`.
     private func trim() {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
-        var entries = files.filter { $0.pathExtension == "json" }.compactMap { url -> (URL, Int, Date)? in
-            guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
-        }
-        var total = entries.reduce(0) { $0 + $1.1 }
-        guard total > maxBytes else { return }
-        entries.sort { $0.2 < $1.2 }
-        for (url, size, _) in entries where total > maxBytes {
-            try? FileManager.default.removeItem(at: url)
-            total -= size
+        guard let index, indexedBytes > maxBytes else { return }
+        for (name, _) in index.sorted(by: { $0.value.order < $1.value.order }) where indexedBytes > maxBytes {
+            remove(name)
         }
     }
 
