@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "ResourceEngine", "TerminalUI", "DashboardConfig",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -33,7 +33,8 @@ public final class LocalTestServer: Sendable {
         routes: @Sendable (HTTPServer) async -> Void
     ) async throws -> LocalTestServer {
         let server = HTTPServer(
-            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: handlerTimeout, logger: .disabled)
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: handlerTimeout,
+            pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         await routes(server)
         let task = Task { try await server.run() }
         try await server.waitUntilListening(timeout: 10)

@@ -1,6 +1,9 @@
 import Dashboard
 import DashboardConfig
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ResourceEngine
 import ResourceEngineTesting
 import Testing
@@ -121,6 +124,17 @@ import Testing
         #expect(panes[2]["error"] == "Payment gateway unavailable")
         #expect(panes[2]["status"] == 503)
         #expect(panes[7]["data"] == 17 || panes[7]["data"] == 18 || panes[7]["data"] == 19)
+    }
+
+    @Test func theDemoAPITurnsNagleOffSoItsLatenciesAreReal() async throws {
+        let api = try await DemoAPI.start()
+        defer { Task { await api.stop() } }
+        let session = URLSession(configuration: .ephemeral)
+        for _ in 0..<2 { _ = try await session.data(from: URL(string: api.baseURL + "health")!) }
+        let sockets = SocketInspector.noDelay(localPort: api.port)
+        #expect(sockets.count >= 2, "the listening socket and the kept-alive connection")
+        #expect(sockets.allSatisfy { $0 }, "every demo API socket has TCP_NODELAY: \(sockets)")
+        session.invalidateAndCancel()
     }
 
     @Test func snapshotSucceedsWhenEveryPaneLoads() async throws {

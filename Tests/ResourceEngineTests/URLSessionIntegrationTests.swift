@@ -23,6 +23,17 @@ import Testing
         await server.stop()
     }
 
+    @Test func theTestServerTurnsNagleOffSoKeptAliveRequestsAreNotDelayed() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /ping") { _ in HTTPResponse(statusCode: .ok, body: Data("pong".utf8)) }
+        }) { server, service in
+            for _ in 0..<2 { _ = try await service.resource("/ping").load().awaitResult() }
+            let sockets = SocketInspector.noDelay(localPort: server.port)
+            #expect(sockets.count >= 2, "the listening socket and the kept-alive connection")
+            #expect(sockets.allSatisfy { $0 }, "every server socket has TCP_NODELAY: \(sockets)")
+        }
+    }
+
     @Test func loadsABodyWithItsHeaders() async throws {
         try await withServer(routes: { server in
             await server.appendRoute("GET /health") { _ in

@@ -23,7 +23,8 @@ public final class DemoAPI: Sendable {
 
     /// Starts the API on a free port of 127.0.0.1 (or `port`), and waits until it listens.
     public static func start(port: UInt16 = 0, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         let state = DemoState()
         await routes(server, state: state, slowDelay: slowDelay)
         let task = Task { try await server.run() }
