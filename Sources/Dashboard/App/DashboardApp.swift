@@ -72,6 +72,15 @@ public final class DashboardApp {
     private var tickAction: ScheduledAction?
     private var eventOwner = EventOwner()
     private var started = false
+    /// The panes showing each resource, so a resource event does not scan every pane.
+    private var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
+
+    private struct ResourcePanes {
+        var panes: [Pane] = []
+        var titles: [String] = []
+        var url = ""
+        var historyCapacity = 0
+    }
 
     private final class EventOwner {}
 
@@ -117,6 +126,7 @@ public final class DashboardApp {
         tickAction = nil
         for pane in panes { pane.detach() }
         panes = []
+        panesByResource = [:]
         eventOwner = EventOwner()
         started = false
     }
@@ -127,6 +137,14 @@ public final class DashboardApp {
             let resource = spec.resource(for: paneSpec, in: service)
             seen[ObjectIdentifier(resource)] = resource
             return Pane(spec: paneSpec, resource: resource) { [weak self] in self?.send(.resourceChanged) }
+        }
+        panesByResource = [:]
+        for pane in panes {
+            var entry = panesByResource[ObjectIdentifier(pane.resource)] ?? ResourcePanes(url: pane.resource.url.absoluteString)
+            entry.panes.append(pane)
+            entry.titles.append(pane.spec.title)
+            entry.historyCapacity = max(entry.historyCapacity, pane.spec.history)
+            panesByResource[ObjectIdentifier(pane.resource)] = entry
         }
         for resource in seen.values {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
@@ -143,9 +161,10 @@ public final class DashboardApp {
         recordProbe(event, on: resource)
         defer { checkExpectations(after: event, on: resource) }
         let finished = event != .requested
+        let shown = panesByResource[ObjectIdentifier(resource)]
         let entry = EventLog.Entry(
-            time: clock.now, url: resource.url.absoluteString,
-            panes: panes.filter { $0.resource === resource }.map(\.spec.title),
+            time: clock.now, url: shown?.url ?? resource.url.absoluteString,
+            panes: shown?.titles ?? [],
             event: event.externalName,
             statusCode: finished ? resource.latestMetrics?.statusCode : nil,
             latency: finished ? resource.latestMetrics?.latency : nil,
@@ -161,12 +180,9 @@ public final class DashboardApp {
         case .newData(.network), .notModified, .error: break
         default: return
         }
-        guard let metrics = resource.latestMetrics else { return }
-        let key = resource.url.absoluteString
-        let capacity = panes.filter { $0.resource === resource }.map(\.spec.history).max() ?? ConfigLoader.defaultHistory
-        var history = histories[key] ?? ProbeHistory(capacity: capacity)
-        history.append(.init(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: event != .error))
-        histories[key] = history
+        guard let metrics = resource.latestMetrics, let shown = panesByResource[ObjectIdentifier(resource)] else { return }
+        let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: event != .error)
+        histories[shown.url, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
     }
 
     /// Re-checks the expectations of the panes showing `resource` after a finished load, and
@@ -176,7 +192,7 @@ public final class DashboardApp {
         case .newData(.network), .notModified, .error: break
         default: return
         }
-        for pane in panes where pane.resource === resource && pane.evaluateExpectations() {
+        for pane in panesByResource[ObjectIdentifier(resource)]?.panes ?? [] where pane.evaluateExpectations() {
             let entry = EventLog.Entry(
                 time: clock.now, url: resource.url.absoluteString, panes: [pane.spec.title],
                 event: pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed",

@@ -23,17 +23,6 @@ public final class ScheduledAction {
     }
 }
 
-/// The real scheduler: the main dispatch queue.
-public final class DispatchScheduler: DashboardScheduler {
-    public init() {}
-
-    public func schedule(after seconds: Double, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
-        let item = DispatchWorkItem { @Sendable in MainActor.assumeIsolated { action() } }
-        DispatchQueue.main.asyncAfter(deadline: .now() + max(0, seconds), execute: item)
-        return ScheduledAction { item.cancel() }
-    }
-}
-
 /// A scheduler for tests: nothing runs until `advance(by:)` moves its clock past the action's time.
 public final class ManualScheduler: DashboardScheduler {
     private struct Entry {
