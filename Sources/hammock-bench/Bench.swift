@@ -8,6 +8,7 @@ import ResourceEngineTesting
 ///     swift run -c release hammock-bench                     all figures, printed as a table
 ///     swift run -c release hammock-bench --output docs/benchmarks.md
 ///     swift run -c release hammock-bench --quick             shorter end-to-end runs
+///     swift run -c release hammock-bench engine              in-process figures only (seconds)
 ///     swift run -c release hammock-bench soak --minutes 10 --endpoints 200
 @main
 struct Bench {
@@ -24,7 +25,7 @@ struct Bench {
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
                     floor: arguments.contains("--floor"))
             } else {
-                try await runAll(quick: arguments.contains("--quick"), output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
+                try await runAll(quick: arguments.contains("--quick"), engineOnly: arguments.first == "engine", output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
             }
         } catch {
             FileHandle.standardError.write(Data("hammock-bench: \(error)\n".utf8))
@@ -41,7 +42,7 @@ struct Bench {
     }
 
     @MainActor
-    static func runAll(quick: Bool, output: String?) async throws {
+    static func runAll(quick: Bool, engineOnly: Bool, output: String?) async throws {
         EngineLog.enabled = []
         var rows: [Row] = []
         print("engine…")
@@ -53,6 +54,7 @@ struct Bench {
         print("screen…")
         rows += try await EngineBench.screen()
         printTable(rows)
+        if engineOnly { return }
 
         var endToEnd: [EndToEndBench.Result] = []
         let hammock = binDirectory.appendingPathComponent("hammock").path

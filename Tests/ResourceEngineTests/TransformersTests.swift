@@ -244,6 +244,32 @@ private func output(_ response: Response) -> JSON? { response.entity?.content as
         #expect(try JSONParser.parse("99999999999999999999") == .double(1e20))
     }
 
+    @Test func integersAtEveryLengthAndSign() throws {
+        for digits in 1...18 {
+            let text = String(repeating: "9", count: digits)
+            #expect(try JSONParser.parse(text) == .int(Int(text)!), "\(digits) digits")
+            #expect(try JSONParser.parse("-" + text) == .int(-Int(text)!), "-\(digits) digits")
+        }
+        #expect(try JSONParser.parse("9223372036854775807") == .int(.max))
+        #expect(try JSONParser.parse("-9223372036854775808") == .int(.min))
+        #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808.0))
+        #expect(try JSONParser.parse("-0") == .int(0))
+        #expect(try JSONParser.parse("[0,-1,10]") == [0, -1, 10])
+    }
+
+    @Test func stringsMixingRunsEscapesAndNonASCII() throws {
+        #expect(try JSONParser.parse(#""é\n✓\u0041ü""#) == .string("é\n✓Aü"))
+        #expect(try JSONParser.parse(#""\n""#) == .string("\n"))
+        #expect(try JSONParser.parse(#""""#) == .string(""))
+        #expect(try JSONParser.parse(#"{"ключ":"значение"}"#) == ["ключ": "значение"])
+        do {
+            _ = try JSONParser.parse(Data(Array(#""ok\n"#.utf8) + [0xC3, 0x28, 0x22]))
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == "Invalid JSON: invalid UTF-8 in string at line 1, column 6", "the bad run after an escape is named")
+        }
+    }
+
     @Test func keepsKeyOrderAndLastDuplicateWins() throws {
         let object = try #require(try JSONParser.parse(#"{"z":1,"a":2,"m":3,"a":4}"#).objectValue)
         #expect(object.keys == ["z", "a", "m"])

@@ -19,9 +19,15 @@ public struct JSONParser {
 
     /// Parses `data` (UTF-8, optionally with a byte-order mark).
     public static func parse(_ data: Data) throws(Failure) -> JSON {
-        let bytes = [UInt8](data)
-        var parser = Cursor(bytes: bytes)
-        return try parser.parseDocument()
+        let result: Result<JSON, Failure> = data.withUnsafeBytes { raw in
+            var parser = Cursor(bytes: raw.bindMemory(to: UInt8.self))
+            do throws(Failure) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// Parses a string.
@@ -29,12 +35,13 @@ public struct JSONParser {
         try parse(Data(text.utf8))
     }
 
+    /// Reads bytes in place: the buffer lives only for the duration of `parse`.
     private struct Cursor {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var depth = 0
 
-        init(bytes: [UInt8]) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         }
@@ -130,34 +137,47 @@ public struct JSONParser {
         mutating func parseString() throws(Failure) -> String {
             let start = index
             index += 1
-            var scalars = String.UnicodeScalarView()
             var runStart = index
-            func flushRun(_ cursor: Cursor, upTo end: Int) throws(Failure) {
-                if end > runStart {
-                    guard let run = String(validating: cursor.bytes[runStart..<end], as: UTF8.self) else {
-                        throw cursor.failure("invalid UTF-8 in string", at: runStart)
-                    }
-                    scalars.append(contentsOf: run.unicodeScalars)
-                }
-            }
+            var runIsASCII = true
+            // Only a string with escapes needs a buffer; most are one run decoded in place.
+            var buffer: [UInt8]? = nil
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    try flushRun(self, upTo: index)
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    if !runIsASCII { try validateUTF8(runStart..<index) }
+                    if byte == UInt8(ascii: "\"") {
+                        let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+                        index += 1
+                        guard var text = buffer else { return String(decoding: run, as: UTF8.self) }
+                        text.append(contentsOf: run)
+                        return String(decoding: text, as: UTF8.self)
+                    }
+                    var text = buffer ?? []
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                     index += 1
-                    return String(scalars)
-                }
-                if byte == UInt8(ascii: "\\") {
-                    try flushRun(self, upTo: index)
-                    index += 1
-                    scalars.append(try parseEscape())
+                    text.append(contentsOf: String(try parseEscape()).utf8)
+                    buffer = text
                     runStart = index
+                    runIsASCII = true
                     continue
                 }
                 if byte < 0x20 { throw failure("unescaped control character in string") }
+                if byte >= 0x80 { runIsASCII = false }
                 index += 1
             }
             throw failure("unterminated string", at: start)
+        }
+
+        func validateUTF8(_ range: Range<Int>) throws(Failure) {
+            var iterator = UnsafeBufferPointer(rebasing: bytes[range]).makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return
+                case .error: throw failure("invalid UTF-8 in string", at: range.lowerBound)
+                }
+            }
         }
 
         mutating func parseEscape() throws(Failure) -> Unicode.Scalar {
@@ -234,7 +254,19 @@ public struct JSONParser {
                 guard index < bytes.count, isDigit(bytes[index]) else { throw failure("expected digits in exponent") }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if isInteger, index - start <= 18 {
+                // Up to 18 digits cannot overflow Int64: no string needed.
+                var value = 0
+                var position = start
+                let negative = bytes[position] == UInt8(ascii: "-")
+                if negative { position += 1 }
+                while position < index {
+                    value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                    position += 1
+                }
+                return .int(negative ? -value : value)
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isInteger, let int = Int(text) { return .int(int) }
             guard let double = Double(text), double.isFinite else { throw failure("number out of range", at: start) }
             return .double(double)
@@ -278,7 +310,7 @@ public struct JSONParser {
                 line += 1
                 lineStart = i + 1
             }
-            let column = String(decoding: bytes[lineStart..<position], as: UTF8.self).count + 1
+            let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<position]), as: UTF8.self).count + 1
             return Failure(message: message, line: line, column: column)
         }
     }
