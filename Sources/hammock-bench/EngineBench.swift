@@ -56,7 +56,8 @@ enum EngineBench {
         return Row("engine", "1,000 resources loaded through the fake provider (parse included)", String(format: "%.1f ms total, %.0f µs/load", seconds * 1000, seconds / 1000 * 1e6), "")
     }
 
-    static func pipelineThroughput() -> [Row] {
+    /// A JSON array of about 1 MiB: orders with ids, names, totals, tags.
+    static func megabyteOfJSON() -> Data {
         var items: [String] = []
         var size = 0
         var i = 0
@@ -66,7 +67,11 @@ enum EngineBench {
             size += item.utf8.count + 1
             i += 1
         }
-        let body = Data(("[" + items.joined(separator: ",") + "]").utf8)
+        return Data(("[" + items.joined(separator: ",") + "]").utf8)
+    }
+
+    static func pipelineThroughput() -> [Row] {
+        let body = megabyteOfJSON()
         var pipeline = Pipeline()
         pipeline[.parsing].add(StandardTransformer.json.transformer, contentTypes: StandardTransformer.json.contentTypes)
         let entity = Entity(content: body, contentType: "application/json", timestamp: 0)
@@ -141,11 +146,57 @@ enum EngineBench {
             }
         }
         app.stop()
+        let large = try await largeBodies()
         return [
             Row("screen", "render + diff, 200×60, 24 panes, one value changing", String(format: "%.0f µs/frame", seconds / Double(frames) * 1e6), "under 1 ms"),
+            large,
             Row("screen", "cells sent for an unchanged frame", "\(unchanged)", "0"),
             Row("screen", "cells sent when one value changes (2 → 3 digits)", "\(oneValue)", "only its cells"),
         ]
+    }
+}
+
+extension EngineBench {
+    /// Frames while json, table and text panes show 1 MiB bodies and a fourth pane's value changes:
+    /// what a frame costs when the data is large but only a screenful is visible.
+    static func largeBodies() async throws -> Row {
+        let network = FakeNetworkingProvider()
+        let yaml = """
+            service:
+              baseURL: https://api.bench/
+            panes:
+              - { title: JSON, resource: /big, show: json }
+              - { title: Table, resource: /big, show: table, columns: [id, customer, total] }
+              - { title: Text, resource: /text, show: text }
+              - { title: Value, resource: /n, show: value, select: n }
+            layout:
+              columns: 2
+            """
+        let spec = try ConfigLoader.parse(yaml, file: "bench.yaml", environment: [:])
+        let clock = ManualClock()
+        let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
+        let app = DashboardApp(spec: spec, terminal: Terminal(backend: TestBackend(columns: 200, rows: 60)), clock: clock, scheduler: scheduler) {
+            $0.makeService(networking: network, clock: clock)
+        }
+        let json = megabyteOfJSON()
+        network.stub(.get, "https://api.bench/big", .init(status: 200, headers: ["Content-Type": "application/json"], body: json))
+        let text = String(repeating: "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor\n", count: 13_000)
+        network.stub(.get, "https://api.bench/text", .init(status: 200, headers: ["Content-Type": "text/plain"], body: Data(text.utf8)))
+        network.stub(.get, "https://api.bench/n", .json(#"{"n":0}"#))
+        app.start()
+        for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult(timeout: 60) } }
+        try await drainMainQueue(turns: 2)
+        app.drawNow()
+        let value = app.panes[3].resource
+        let frames = 20
+        let seconds = time {
+            for i in 0..<frames {
+                value.overrideLocalContent(with: JSON.object(["n": .int(i)]))
+                app.drawNow()
+            }
+        }
+        app.stop()
+        return Row("screen", "render + diff, 1 MiB bodies in json, table and text panes", String(format: "%.2f ms/frame", seconds / Double(frames) * 1e3), "under 1 ms")
     }
 }
 

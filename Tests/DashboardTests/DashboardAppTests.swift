@@ -146,6 +146,46 @@ let shopConfig = """
         #expect(screen[1].hasPrefix("┌ Health"))
     }
 
+    @Test func newDataReplacesWhatAPaneShowsWhateverItsSource() async throws {
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen[9].contains("42"))
+        let users = h.app.panes[3].resource
+        h.stub("users", .json(#"{"count":43}"#))
+        var screen = try await h.press(.character("R"))
+        #expect(screen[9].contains("43"), "from the network")
+        users.overrideLocalContent(with: JSON.object(["count": 44]))
+        try await h.settle()
+        #expect(h.screen[9].contains("44"), "from a local override")
+        h.stub("users", .init(status: 304))
+        screen = try await h.press(.character("R"))
+        #expect(screen[9].contains("44"), "a 304 keeps what is shown")
+        users.wipe()
+        try await h.settle()
+        #expect(!h.screen[9].contains("44"), "a wipe clears it")
+    }
+
+    @Test func aZoomedTextPaneScrollsThroughWrappedLinesToTheEnd() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Log, resource: /log, show: text }
+            """, columns: 40, rows: 10)
+        let text = (1...200).map { "line \($0) of the log, long enough to wrap once" }.joined(separator: "\n")
+        h.stub("log", .init(status: 200, headers: ["Content-Type": "text/plain"], body: Data(text.utf8)))
+        h.app.start()
+        try await h.settle()
+        var screen = try await h.press(.enter)
+        #expect(screen[2] == "│ line 1 of the log, long enough to    │")
+        #expect(screen[3] == "│ wrap once                            │", "long lines wrap")
+        screen = try await h.press(.end)
+        #expect(screen[6] == "│ line 200 of the log, long enough to  │")
+        #expect(screen[7] == "│ wrap once                            │", "the end is the last wrapped line")
+        screen = try await h.press(.pageUp)
+        #expect(screen[2] == "│ line 195 of the log, long enough to  │", "paging up moves back a screenful")
+    }
+
     @Test func filterNarrowsThePanes() async throws {
         h.app.start()
         try await h.settle()

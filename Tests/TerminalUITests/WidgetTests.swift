@@ -101,6 +101,24 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
         #expect(table.columnWidths(for: 20) == [4, 7, 5])
     }
 
+    @Test func aWindowOfATableKeepsTheWholeTablesColumnWidths() {
+        let all = [["1", "Ada"], ["2", "Alan"], ["1000", "Grace Brewster Murray Hopper"]]
+        let widths = Table.naturalWidths(header: ["id", "name"], rows: all)
+        #expect(widths == [4, 28])
+        let window = Table(header: ["id", "name"], rows: Array(all.prefix(2)), naturalWidths: widths)
+        #expect(render(window, width: 24, height: 3) == [
+            "id    name              ",
+            "1     Ada               ",
+            "2     Alan              ",
+        ], "the id column is as wide as row 3 needs, though row 3 is not drawn")
+    }
+
+    @Test func aWindowOfAKeyValueListKeepsTheWholeListsKeyWidth() {
+        let all: [(key: String, value: String)] = [("a", "1"), ("b", "2"), ("a.long.key", "3")]
+        let window = KeyValueList(Array(all.prefix(2)), naturalKeyWidth: KeyValueList.naturalKeyWidth(all))
+        #expect(render(window, width: 30, height: 2) == ["a           1                 ", "b           2                 "])
+    }
+
     @Test func keyValueListAlignsKeys() {
         let list = KeyValueList([("status", "UP"), ("version", "1.4.2")])
         #expect(render(list, width: 16, height: 2) == ["status   UP     ", "version  1.4.2  "])

@@ -56,7 +56,7 @@ extension DashboardApp {
     private func scroll(_ pane: Pane, by delta: Int) {
         let width = (terminal?.size.columns ?? 80) - 2
         let height = (terminal?.size.rows ?? 24) - 4
-        let content = pane.resource.latestData.map { PaneContent(spec: pane.spec, content: $0.content).lineCount(width: width) } ?? 0
+        let content = pane.content?.lineCount(width: width) ?? 0
         let maximum = max(0, content - height)
         pane.scroll = max(0, min(maximum, pane.scroll.addingReportingOverflow(delta).partialValue))
     }

@@ -149,10 +149,9 @@ extension DashboardApp {
             parts.append(error.userMessage)
         } else if let unmet = pane.unmetExpectation {
             parts.append(unmet)
-        } else if let data = pane.resource.latestData {
-            let content = PaneContent(spec: pane.spec, content: data.content)
+        } else if let content = pane.content {
             if case .success(let value) = content.selected {
-                parts.append(pane.spec.show == .fields ? content.fieldPairs(value).map { "\($0.key) \($0.value)" }.joined(separator: "  ") : PaneContent.inline(value))
+                parts.append(pane.spec.show == .fields ? content.fieldPairs(value).prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: "  ") : content.inlineValue(value))
             }
         }
         return parts.filter { !$0.isEmpty }.joined(separator: "  ")
@@ -228,8 +227,8 @@ extension DashboardApp {
         case .error(let error):
             renderError(error, pane: pane, into: inner, buffer: &buffer)
         case .success:
-            if let data = pane.resource.latestData {
-                PaneContent(spec: pane.spec, content: data.content).render(into: inner, buffer: &buffer, scroll: zoomed ? pane.scroll : 0)
+            if let content = pane.content {
+                content.render(into: inner, buffer: &buffer, scroll: zoomed ? pane.scroll : 0)
             } else {
                 Paragraph(isPaused ? "paused: press r to load" : "no data yet", style: Style().dimmed, alignment: .center)
                     .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)

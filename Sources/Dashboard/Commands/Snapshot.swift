@@ -59,8 +59,7 @@ public enum Snapshot {
         object["status"] = resource.latestMetrics?.statusCode.map(JSON.int) ?? .null
         object["latencyMs"] = resource.latestMetrics.map { .int(Int(($0.latency * 1000).rounded())) } ?? .null
         object["error"] = resource.latestError.map { .string($0.userMessage) } ?? .null
-        if let data = resource.latestData {
-            let content = PaneContent(spec: pane.spec, content: data.content)
+        if let content = pane.content {
             switch content.selected {
             case .success(let value): object["data"] = value
             case .failure(let error): object["data"] = .null; object["error"] = .string(error.message)

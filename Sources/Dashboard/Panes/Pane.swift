@@ -27,6 +27,7 @@ public final class Pane {
     /// Why the latest response misses an expectation, or nil when all hold.
     public internal(set) var unmetExpectation: String?
     private var cadence: ScheduledAction?
+    private var cachedContent: PaneContent?
 
     /// Starts observing `resource`; `onChange` is called after every event and overlay change.
     public init(spec: PaneSpec, resource: Resource, onChange: @escaping @MainActor () -> Void) {
@@ -34,7 +35,19 @@ public final class Pane {
         self.resource = resource
         overlay = StatusOverlay(displayPriority: spec.overlay ?? StatusOverlay.dashboardDefault)
         overlay.onChange = onChange
+        overlay.onEvent = { [weak self] _, event in
+            if case .newData = event { self?.cachedContent = nil }
+        }
         resource.addObserver(overlay, owner: self)
+    }
+
+    /// What the pane shows of its resource's latest data; built once per new data.
+    var content: PaneContent? {
+        guard let data = resource.latestData else { return nil }
+        if let cachedContent { return cachedContent }
+        let content = PaneContent(spec: spec, content: data.content)
+        cachedContent = content
+        return content
     }
 
     /// Stops observing and stops the refresh timer.

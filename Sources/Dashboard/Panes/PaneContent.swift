@@ -3,33 +3,28 @@ import Foundation
 import ResourceEngine
 import TerminalUI
 
-/// Parsed JSON paths by their text, so a frame does not parse every pane's paths again.
-@MainActor
-enum PathCache {
-    private static var parsed: [String: JSONPath] = [:]
-
-    static func path(_ text: String) -> JSONPath? {
-        if let cached = parsed[text] { return cached }
-        guard let path = try? JSONPath(text) else { return nil }
-        if parsed.count > 10_000 { parsed.removeAll() }
-        parsed[text] = path
-        return path
-    }
-}
-
 /// What a pane shows of its data, for each `show` mode, as widgets and lines.
 ///
-/// Pure: from the content value and the pane's spec. `select` is applied here, at display time,
-/// so panes sharing a resource can show different parts of it.
+/// Built from the content value and the pane's spec; `select` is applied here, at display time,
+/// so panes sharing a resource can show different parts of it. A pane keeps one until its
+/// resource has new data, and everything derived from the whole value (pretty-printed lines, table
+/// cells and column widths, wrapped line counts) is computed once, so a frame only draws the
+/// screenful it shows — however large the body.
 @MainActor
-struct PaneContent {
+final class PaneContent {
     let spec: PaneSpec
     let content: any Sendable
-
     /// The value after `select`, or a message saying why select did not fit.
-    var selected: Result<JSON, PaneContentError> {
-        let value = PaneContent.json(from: content)
-        guard let select = spec.select else { return .success(value) }
+    let selected: Result<JSON, PaneContentError>
+
+    init(spec: PaneSpec, content: any Sendable) {
+        self.spec = spec
+        self.content = content
+        selected = PaneContent.select(spec.select, in: PaneContent.json(from: content))
+    }
+
+    private static func select(_ select: String?, in value: JSON) -> Result<JSON, PaneContentError> {
+        guard let select else { return .success(value) }
         guard let path = PathCache.path(select) else { return .failure(PaneContentError(message: "select: invalid path \(select)")) }
         do {
             return .success(try path.evaluate(value))
@@ -37,6 +32,14 @@ struct PaneContent {
             return .failure(PaneContentError(message: "select \(error)"))
         }
     }
+
+    // Derived once, on first use.
+    private var cachedPairs: [(key: String, value: String)]?
+    private var cachedKeyWidth = 0
+    private var cachedTable: (header: [String], rows: [[String]], naturalWidths: [Int])?
+    private var cachedLines: [String]?
+    private var cachedInline: String?
+    private var wrappedCounts: [Int: Int] = [:]
 
     struct PaneContentError: Error {
         let message: String
@@ -91,51 +94,94 @@ struct PaneContent {
             Paragraph(error.message, style: Style().fg(.yellow)).render(into: area, buffer: &buffer)
             return
         }
+        let scroll = max(0, scroll)
         switch spec.show {
         case .fields:
-            KeyValueList(fieldPairs(value), scroll: scroll).render(into: area, buffer: &buffer)
+            let pairs = fieldPairs(value)
+            let start = min(scroll, max(0, pairs.count - 1))
+            KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
+                .render(into: area, buffer: &buffer)
         case .table:
-            let (header, rows) = tableRows(value)
-            if header.isEmpty {
+            let table = tableRows(value)
+            if table.header.isEmpty {
                 Paragraph("expected a list of objects, got \(value.kindName)", style: Style().fg(.yellow)).render(into: area, buffer: &buffer)
             } else {
-                Table(header: header, rows: rows, scroll: scroll).render(into: area, buffer: &buffer)
+                let start = min(scroll, table.rows.count)
+                let visible = Array(table.rows[start..<min(table.rows.count, start + max(0, area.height - 1))])
+                Table(header: table.header, rows: visible, naturalWidths: table.naturalWidths).render(into: area, buffer: &buffer)
             }
         case .text:
-            Paragraph(PaneContent.textLines(value, pretty: true).joined(separator: "\n"), scroll: scroll).render(into: area, buffer: &buffer)
+            Paragraph(wrappedLines(value, width: area.width, upTo: scroll + area.height).dropFirst(scroll).joined(separator: "\n"), wrap: false)
+                .render(into: area, buffer: &buffer)
         case .json:
-            let lines = value.stringValue.map { Sanitizer.lines($0) } ?? value.prettyPrinted().components(separatedBy: "\n")
-            Paragraph(lines.joined(separator: "\n"), wrap: false, scroll: scroll).render(into: area, buffer: &buffer)
+            let lines = sourceLines(value)
+            let start = min(scroll, max(0, lines.count - 1))
+            Paragraph(lines[start..<min(lines.count, start + area.height)].joined(separator: "\n"), wrap: false).render(into: area, buffer: &buffer)
         case .value:
-            let text = PaneContent.inline(value)
             let row = Rect(x: area.x, y: area.y + max(0, (area.height - 1) / 2), width: area.width, height: 1)
-            Paragraph(text, style: Style().bolded, wrap: false, alignment: .center).render(into: row, buffer: &buffer)
+            Paragraph(inlineValue(value), style: Style().bolded, wrap: false, alignment: .center).render(into: row, buffer: &buffer)
         }
+    }
+
+    /// The selected value on one line (the `value` view and collapsed panes).
+    func inlineValue(_ value: JSON) -> String {
+        if let cachedInline { return cachedInline }
+        let text = PaneContent.inline(value)
+        cachedInline = text
+        return text
     }
 
     /// `fields`: the listed paths, or every top-level member.
     func fieldPairs(_ value: JSON) -> [(key: String, value: String)] {
+        if let cachedPairs { return cachedPairs }
+        let pairs: [(key: String, value: String)]
         if let fields = spec.fields {
-            return fields.map { path in
+            pairs = fields.map { path in
                 let found = PathCache.path(path).flatMap { $0.lookup(value) }
                 return (path, found.map(PaneContent.inline) ?? "—")
             }
+        } else if let object = value.objectValue {
+            pairs = object.members.map { ($0.key, PaneContent.inline($0.value)) }
+        } else {
+            pairs = [("value", PaneContent.inline(value))]
         }
-        if let object = value.objectValue {
-            return object.members.map { ($0.key, PaneContent.inline($0.value)) }
-        }
-        return [("value", PaneContent.inline(value))]
+        cachedPairs = pairs
+        cachedKeyWidth = KeyValueList.naturalKeyWidth(pairs)
+        return pairs
     }
 
-    /// `table`: the listed columns, or the keys of the first object.
-    func tableRows(_ value: JSON) -> (header: [String], rows: [[String]]) {
-        guard let items = value.arrayValue else { return ([], []) }
+    /// `table`: the listed columns, or the keys of the first object, with each column's natural
+    /// width over every row.
+    func tableRows(_ value: JSON) -> (header: [String], rows: [[String]], naturalWidths: [Int]) {
+        if let cachedTable { return cachedTable }
+        guard let items = value.arrayValue else { return ([], [], []) }
         let columns = spec.columns ?? items.first?.objectValue?.keys ?? []
         let paths = columns.map { PathCache.path($0) }
         let rows = items.map { item in
             paths.map { path in path.flatMap { $0.lookup(item) }.map(PaneContent.inline) ?? "—" }
         }
-        return (columns, rows)
+        let table = (columns, rows, Table.naturalWidths(header: columns, rows: rows))
+        cachedTable = table
+        return table
+    }
+
+    /// The lines of the `text` and `json` views before wrapping.
+    private func sourceLines(_ value: JSON) -> [String] {
+        if let cachedLines { return cachedLines }
+        let lines = PaneContent.textLines(value, pretty: true)
+        cachedLines = lines
+        return lines
+    }
+
+    /// The `text` view wrapped at `width`, as far as line `limit` (the rest is not wrapped).
+    private func wrappedLines(_ value: JSON, width: Int, upTo limit: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var result: [String] = []
+        for line in sourceLines(value) {
+            result += Paragraph.wrap(line, width: width)
+            if result.count >= limit { break }
+        }
+        return result
     }
 
     /// How many lines the content takes at `width`, for scroll limits.
@@ -144,8 +190,12 @@ struct PaneContent {
         switch spec.show {
         case .fields: return fieldPairs(value).count
         case .table: return tableRows(value).rows.count + 1
-        case .text: return Paragraph(PaneContent.textLines(value, pretty: true).joined(separator: "\n")).lines(width: width).count
-        case .json: return (value.stringValue.map { Sanitizer.lines($0) } ?? value.prettyPrinted().components(separatedBy: "\n")).count
+        case .text:
+            if let count = wrappedCounts[width] { return count }
+            let count = wrappedLines(value, width: width, upTo: .max).count
+            wrappedCounts[width] = count
+            return count
+        case .json: return sourceLines(value).count
         case .value: return 1
         }
     }

@@ -4,17 +4,29 @@ public struct KeyValueList: Widget {
     public var keyStyle: Style
     public var valueStyle: Style
     public var scroll: Int
+    /// The key column's natural width, when the caller knows it from more pairs than it passes
+    /// (a scrolled window of a long list); computed from `pairs` otherwise.
+    public var naturalKeyWidth: Int?
 
-    public init(_ pairs: [(key: String, value: String)], keyStyle: Style = Style().dimmed, valueStyle: Style = .plain, scroll: Int = 0) {
+    public init(
+        _ pairs: [(key: String, value: String)], keyStyle: Style = Style().dimmed, valueStyle: Style = .plain, scroll: Int = 0,
+        naturalKeyWidth: Int? = nil
+    ) {
         self.pairs = pairs
         self.keyStyle = keyStyle
         self.valueStyle = valueStyle
         self.scroll = scroll
+        self.naturalKeyWidth = naturalKeyWidth
+    }
+
+    /// The widest key.
+    public static func naturalKeyWidth(_ pairs: [(key: String, value: String)]) -> Int {
+        pairs.map { DisplayWidth.of(Sanitizer.line($0.key)) }.max() ?? 0
     }
 
     public func render(into area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
-        let keyWidth = min(pairs.map { DisplayWidth.of(Sanitizer.line($0.key)) }.max() ?? 0, max(1, area.width / 2))
+        let keyWidth = min(naturalKeyWidth ?? KeyValueList.naturalKeyWidth(pairs), max(1, area.width / 2))
         for (row, pair) in pairs.dropFirst(max(0, scroll)).prefix(area.height).enumerated() {
             let y = area.y + row
             buffer.setString(x: area.x, y: y, DisplayWidth.truncate(Sanitizer.line(pair.key), to: keyWidth), style: keyStyle)

@@ -40,7 +40,7 @@ public struct Paragraph: Widget {
     }
 
     /// Word-wraps one line; words longer than the width are broken.
-    static func wrap(_ line: String, width: Int) -> [String] {
+    public static func wrap(_ line: String, width: Int) -> [String] {
         if DisplayWidth.of(line) <= width { return [line] }
         var result: [String] = []
         var current = ""

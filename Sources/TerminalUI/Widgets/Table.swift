@@ -9,22 +9,39 @@ public struct Table: Widget {
     public var headerStyle: Style
     public var style: Style
     public var scroll: Int
+    /// Each column's natural width, when the caller knows it from more rows than it passes
+    /// (a scrolled window of a long table); computed from `rows` otherwise.
+    public var naturalWidths: [Int]?
 
-    public init(header: [String], rows: [[String]], headerStyle: Style = Style().bolded, style: Style = .plain, scroll: Int = 0) {
+    public init(
+        header: [String], rows: [[String]], headerStyle: Style = Style().bolded, style: Style = .plain, scroll: Int = 0,
+        naturalWidths: [Int]? = nil
+    ) {
         self.header = header
         self.rows = rows
         self.headerStyle = headerStyle
         self.style = style
         self.scroll = scroll
+        self.naturalWidths = naturalWidths
+    }
+
+    /// The widest of the header and the cells, per column: what each column would like.
+    public static func naturalWidths(header: [String], rows: [[String]]) -> [Int] {
+        var widths = header.map { DisplayWidth.of(Sanitizer.line($0)) }
+        for row in rows {
+            for column in widths.indices where column < row.count {
+                widths[column] = max(widths[column], DisplayWidth.of(Sanitizer.line(row[column])))
+            }
+        }
+        return widths
     }
 
     /// The width of each column for an area `width` columns wide.
     public func columnWidths(for width: Int) -> [Int] {
         let count = header.count
         guard count > 0 else { return [] }
-        var widths = (0..<count).map { column in
-            ([header[column]] + rows.map { column < $0.count ? Sanitizer.line($0[column]) : "" }).map { DisplayWidth.of($0) }.max() ?? 0
-        }
+        var widths = naturalWidths.map { Array($0.prefix(count)) + Array(repeating: 0, count: max(0, count - $0.count)) }
+            ?? Table.naturalWidths(header: header, rows: rows)
         let available = width - 2 * (count - 1)
         while widths.reduce(0, +) > available {
             guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3 else { break }
