@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "CursesBackend", targets: ["CursesBackend"]),
+        .library(name: "CurlNetworking", targets: ["CurlNetworking"]),
         .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
         .executable(name: "hammock", targets: ["hammock"]),
@@ -61,10 +62,14 @@ let package = Package(
             name: "CNCursesW", path: "Modules/CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .target(name: "CursesBackend", dependencies: ["CNCursesW", "TerminalUI"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CCurl", path: "Modules/CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .target(name: "CurlNetworking", dependencies: ["CCurl", "ResourceEngine"], swiftSettings: strict),
         .executableTarget(
             name: "hammock",
             dependencies: [
-                "Dashboard", "DashboardConfig", "CursesBackend", "TerminalUI", "ResourceEngine",
+                "Dashboard", "DashboardConfig", "CursesBackend", "CurlNetworking", "TerminalUI", "ResourceEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -75,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "hammock-bench",
             dependencies: [
-                "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
+                "CurlNetworking", "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -83,9 +88,16 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(
+            name: "CurlNetworkingTests",
+            dependencies: [
+                "CurlNetworking", "ResourceEngine", "ResourceEngineTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "ResourceEngineTests",
             dependencies: [
-                "ResourceEngine", "ResourceEngineTesting",
+                "ResourceEngine", "ResourceEngineTesting", "CurlNetworking",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict

@@ -70,6 +70,12 @@ extension RequestError {
         /// The body was larger than the networking provider accepts.
         public struct ResponseTooLarge: Error, Sendable, CauseMessage, CustomStringConvertible {
             public let limit: Int
+
+            /// A body over `limit` bytes; networking providers report it.
+            public init(limit: Int) {
+                self.limit = limit
+            }
+
             public var description: String {
                 "Response too large (over \(ByteCountText.format(limit)))"
             }

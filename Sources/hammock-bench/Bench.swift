@@ -8,8 +8,10 @@ import ResourceEngineTesting
 ///     swift run -c release hammock-bench                     all figures, printed as a table
 ///     swift run -c release hammock-bench --output docs/benchmarks.md
 ///     swift run -c release hammock-bench --quick             shorter end-to-end runs
+///     swift run -c release hammock-bench --sizes 50,200      end to end for these endpoint counts only
 ///     swift run -c release hammock-bench engine              in-process figures only (seconds)
-///     swift run -c release hammock-bench soak --minutes 10 --endpoints 200
+///     swift run -c release hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
+///     swift run -c release hammock-bench serve               the bench's server alone, for experiments
 @main
 struct Bench {
     @MainActor
@@ -19,13 +21,27 @@ struct Bench {
             FloorWorker.run(baseURL: arguments[1], endpoints: n, seconds: s)
             return
         }
+        if arguments.first == "floor-worker-curl", arguments.count == 4, let n = Int(arguments[2]), let s = Int(arguments[3]) {
+            FloorWorker.runCurl(baseURL: arguments[1], endpoints: n, seconds: s)
+            return
+        }
         do {
+            if arguments.first == "serve" {
+                // A bench server for experiments by hand: prints its base URL, serves until killed.
+                let (server, _) = try await EndToEndBench.startServer()
+                FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            }
             if arguments.first == "soak" {
                 try await Soak.run(
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
-                    floor: arguments.contains("--floor"))
+                    floor: arguments.contains("--floor-curl") ? "floor-worker-curl" : arguments.contains("--floor") ? "floor-worker" : nil)
             } else {
-                try await runAll(quick: arguments.contains("--quick"), engineOnly: arguments.first == "engine", output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
+                let sizes = arguments.firstIndex(of: "--sizes").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+                    .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [50, 200, 1000]
+                try await runAll(
+                    quick: arguments.contains("--quick"), engineOnly: arguments.first == "engine", sizes: sizes,
+                    output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
             }
         } catch {
             FileHandle.standardError.write(Data("hammock-bench: \(error)\n".utf8))
@@ -42,7 +58,7 @@ struct Bench {
     }
 
     @MainActor
-    static func runAll(quick: Bool, engineOnly: Bool, output: String?) async throws {
+    static func runAll(quick: Bool, engineOnly: Bool, sizes: [Int], output: String?) async throws {
         EngineLog.enabled = []
         var rows: [Row] = []
         print("engine…")
@@ -66,11 +82,12 @@ struct Bench {
         }
         let seconds: Double = quick ? 8 : 20
         if TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) {
-            for n in [50, 200, 1000] {
+            for n in sizes {
                 print("end to end: \(n) endpoints every second, \(Int(seconds)) s each…")
                 endToEnd.append(try await EndToEndBench.dashboard(hammock: hammock, endpoints: n, seconds: seconds))
+                endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds, curl: true))
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
-                printEndToEnd(Array(endToEnd.suffix(2)))
+                printEndToEnd(Array(endToEnd.suffix(3)))
             }
         } else {
             print("end to end skipped: needs tmux and the hammock binary next to hammock-bench (swift build -c release)")
@@ -98,25 +115,27 @@ struct Bench {
 /// The soak run: 200 endpoints for 10 minutes; memory must not grow past its first-minute plateau.
 enum Soak {
     @MainActor
-    static func run(minutes: Double, endpoints: Int, floor: Bool) async throws {
+    /// - Parameter floor: a floor worker to soak instead of `hammock` (`floor-worker`: URLSession,
+    ///   `floor-worker-curl`: CurlProvider).
+    static func run(minutes: Double, endpoints: Int, floor: String?) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
         let (server, counter) = try await EndToEndBench.startServer()
         let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
         let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-soak-cache-\(getpid())").path
         var tmux: TmuxHarness?
         let pid: pid_t
-        if floor {
-            pid = try EndToEndBench.spawn([CommandLine.arguments[0], "floor-worker", server.baseURL, "\(endpoints)", "\(Int(minutes * 60) + 5)"])
+        if let floor {
+            pid = try EndToEndBench.spawn([CommandLine.arguments[0], floor, server.baseURL, "\(endpoints)", "\(Int(minutes * 60) + 5)"])
         } else {
             let harness = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
             pid = try harness.waitForFrame(size: "200x60")
             tmux = harness
         }
-        print("soak\(floor ? " (URLSession floor)" : ""): \(endpoints) endpoints for \(minutes) min (pid \(pid))")
+        print("soak\(floor.map { " (\($0))" } ?? ""): \(endpoints) endpoints for \(minutes) min (pid \(pid))")
         let figures = await EndToEndBench.measure(pid: pid, seconds: minutes * 60)
         let probes = Double(await counter.reset()) / figures.seconds
         _ = try? tmux?.tmux(["kill-server"])
-        if floor { kill(pid, SIGKILL) }
+        if floor != nil { kill(pid, SIGKILL) }
         await server.stop()
         for (index, chunk) in stride(from: 0, to: figures.rssSamples.count, by: 120).enumerated() {
             let slice = figures.rssSamples[chunk..<min(chunk + 120, figures.rssSamples.count)]

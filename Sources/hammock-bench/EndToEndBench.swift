@@ -1,3 +1,4 @@
+import CurlNetworking
 import FlyingFox
 import Foundation
 import Glibc
@@ -71,10 +72,11 @@ enum EndToEndBench {
         return Result(label: "hammock (dashboard under tmux)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
-    /// `hammock-bench floor-worker`: N URLSession GETs every second, nothing else.
-    static func floor(bench: String, endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result {
+    /// `hammock-bench floor-worker`: N GETs every second and nothing else, through URLSession or,
+    /// with `curl`, through the `CurlProvider` that `hammock` uses.
+    static func floor(bench: String, endpoints: Int, seconds: Double, curl: Bool = false, warmup: Double = 3) async throws -> Result {
         let (server, counter) = try await startServer()
-        let pid = try spawn([bench, "floor-worker", server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
+        let pid = try spawn([bench, curl ? "floor-worker-curl" : "floor-worker", server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
         try await Task.sleep(for: .seconds(warmup))
         _ = await counter.reset()
         let figures = await measure(pid: pid, seconds: seconds)
@@ -83,7 +85,7 @@ enum EndToEndBench {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         await server.stop()
-        return Result(label: "URLSession loop (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+        return Result(label: curl ? "CurlProvider loop (floor)" : "URLSession loop (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
     /// The sampler blocks, so it runs on a dispatch thread, not the cooperative pool that serves the server.
@@ -110,16 +112,32 @@ enum EndToEndBench {
     }
 }
 
-/// The floor: a plain loop of URLSession requests, `endpoints` per second.
+/// The floors: a plain loop of requests, `endpoints` per second, and nothing else.
 enum FloorWorker {
+    /// Through URLSession.
     static func run(baseURL: String, endpoints: Int, seconds: Int) {
         let session = URLSession(configuration: .ephemeral)
+        loop(endpoints: endpoints, seconds: seconds) { i, group in
+            session.dataTask(with: URL(string: "\(baseURL)e/\(i)")!) { _, _, _ in group.leave() }.resume()
+        }
+    }
+
+    /// Through `CurlProvider` alone: hammock's transport without the engine or the screen.
+    @MainActor
+    static func runCurl(baseURL: String, endpoints: Int, seconds: Int) {
+        let provider = CurlProvider()
+        loop(endpoints: endpoints, seconds: seconds) { i, group in
+            _ = provider.startRequest(URLRequest(url: URL(string: "\(baseURL)e/\(i)")!), progress: { _ in }) { _, _, _ in group.leave() }
+        }
+    }
+
+    private static func loop(endpoints: Int, seconds: Int, start: (Int, DispatchGroup) -> Void) {
         let group = DispatchGroup()
         for _ in 0..<seconds {
             let started = Date()
             for i in 0..<endpoints {
                 group.enter()
-                session.dataTask(with: URL(string: "\(baseURL)e/\(i)")!) { _, _, _ in group.leave() }.resume()
+                start(i, group)
             }
             group.wait()
             let rest = 1 - Date().timeIntervalSince(started)

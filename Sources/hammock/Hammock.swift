@@ -1,4 +1,5 @@
 import ArgumentParser
+import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation
@@ -24,12 +25,18 @@ struct Hammock: AsyncParsableCommand {
         version: version,
         subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Init.self],
         defaultSubcommand: Open.self)
+
+    /// The transport every command uses: libcurl directly (see `CurlProvider` for why not URLSession).
+    @MainActor
+    static func networking() -> any NetworkingProvider {
+        CurlProvider(options: .init(userAgent: "hammock/\(version)"))
+    }
 }
 
 /// Ends the process now, the terminal already restored.
 ///
-/// `_exit`, not `exit`: atexit handlers and static destructors would run while URLSession's and
-/// the server's threads are still working, and that race occasionally crashed on the way out.
+/// `_exit`, not `exit`: atexit handlers and static destructors would run while the transfer and
+/// server threads are still working, and that race occasionally crashed on the way out.
 func leave(_ status: Int32) -> Never {
     fflush(nil)
     Glibc._exit(status)
@@ -246,7 +253,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try loadConfig(config)
         try global.apply(interactive: false)
-        let result = await Snapshot.take(spec: spec, columns: width, rows: height) { $0.makeService() }
+        let result = await Snapshot.take(spec: spec, columns: width, rows: height) { $0.makeService(networking: Hammock.networking()) }
         if json {
             printLine(result.json.prettyPrinted())
         } else {

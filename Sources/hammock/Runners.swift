@@ -1,3 +1,4 @@
+import CurlNetworking
 import CursesBackend
 import Dashboard
 import DashboardConfig
@@ -23,7 +24,7 @@ enum DashboardRunner {
         let app = DashboardApp(
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
             historyStore: cacheDirectory.map(HistoryStore.init)
-        ) { $0.makeService(cache: cache) }
+        ) { $0.makeService(networking: Hammock.networking(), cache: cache) }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
         let status: Int32 = await withCheckedContinuation { continuation in
@@ -60,7 +61,7 @@ enum DashboardRunner {
 @MainActor
 enum EventsRunner {
     static func run(spec: DashboardSpec, limit: Int?) async {
-        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService() }
+        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService(networking: Hammock.networking()) }
         var signals: SignalPipe?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()

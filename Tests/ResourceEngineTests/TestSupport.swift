@@ -1,3 +1,4 @@
+import CurlNetworking
 import Foundation
 import ResourceEngine
 import ResourceEngineTesting
@@ -46,3 +47,18 @@ extension Entity {
 
 /// An object to own observers in tests.
 final class Owner {}
+
+/// The real networking providers; integration and torture suites run against each.
+enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case urlSession, curl
+
+    var testDescription: String { rawValue }
+
+    @MainActor
+    func provider(maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes) -> any NetworkingProvider {
+        switch self {
+        case .urlSession: URLSessionProvider(maxResponseBytes: maxResponseBytes)
+        case .curl: CurlProvider(options: .init(maxResponseBytes: maxResponseBytes))
+        }
+    }
+}

@@ -7,9 +7,9 @@ import Testing
 /// `RequestError` with a clear message, and the next good response recovers it.
 @MainActor
 @Suite(.serialized) struct TortureTests {
-    private func withHostile(_ body: @MainActor (HostileServer, Service) async throws -> Void) async throws {
+    private func withHostile(_ transport: Transport, _ body: @MainActor (HostileServer, Service) async throws -> Void) async throws {
         let server = try await HostileServer.start()
-        let service = Service(baseURL: server.baseURL, networking: URLSessionProvider())
+        let service = Service(baseURL: server.baseURL, networking: transport.provider())
         // Short timeouts only where a timeout is the point; everything else may be slow on a busy machine.
         service.configure("**") { $0.timeout = 15 }
         service.configure("/hang") { $0.timeout = 1.5 }
@@ -26,8 +26,9 @@ import Testing
         try await resource.load().awaitResult(timeout: 20)
     }
 
-    @Test func everyHostileEndpointBecomesAClearError() async throws {
-        try await withHostile { _, service in
+    @Test(arguments: Transport.allCases)
+    func everyHostileEndpointBecomesAClearError(transport: Transport) async throws {
+        try await withHostile(transport) { _, service in
             let expected: [(String, String)] = [
                 ("/hang", "The request timed out"),
                 ("/drip", "The request timed out"),
@@ -48,16 +49,18 @@ import Testing
         }
     }
 
-    @Test func aConnectionResetIsAnError() async throws {
-        try await withHostile { server, service in
+    @Test(arguments: Transport.allCases)
+    func aConnectionResetIsAnError(transport: Transport) async throws {
+        try await withHostile(transport) { server, service in
             let resource = service.resource(absoluteURL: server.resetURL)
             let error = try #require(try await load(resource).error)
             #expect(["The server closed the connection before the response was complete", "The network connection was lost", "The server sent an invalid response"].contains(error.userMessage), "\(error)")
         }
     }
 
-    @Test func oddButValidResponsesAreData() async throws {
-        try await withHostile { _, service in
+    @Test(arguments: Transport.allCases)
+    func oddButValidResponsesAreData(transport: Transport) async throws {
+        try await withHostile(transport) { _, service in
             let text = service.resource("/json-as-text")
             _ = try await load(text)
             #expect(text.text == #"{"status":"UP"}"#, "labelled text, so it is text")
@@ -71,8 +74,9 @@ import Testing
         }
     }
 
-    @Test func aHundredStatusCodes() async throws {
-        try await withHostile { _, service in
+    @Test(arguments: Transport.allCases)
+    func aHundredStatusCodes(transport: Transport) async throws {
+        try await withHostile(transport) { _, service in
             let codes = Array(200...226) + Array(400...451) + Array(500...520)
             #expect(codes.count == 100)
             let requests = codes.map { service.resource("/status/\($0)").load() }
@@ -88,9 +92,9 @@ import Testing
         }
     }
 
-    @Test(arguments: HostileServer.Behaviour.allCases.filter { $0 != .good })
-    func theNextGoodResponseRecovers(behaviour: HostileServer.Behaviour) async throws {
-        try await withHostile { server, service in
+    @Test(arguments: Transport.allCases, HostileServer.Behaviour.allCases.filter { $0 != .good })
+    func theNextGoodResponseRecovers(transport: Transport, behaviour: HostileServer.Behaviour) async throws {
+        try await withHostile(transport) { server, service in
             let resource = service.resource("/switchable")
             _ = try await load(resource)
             #expect(resource.json == ["status": "UP"])

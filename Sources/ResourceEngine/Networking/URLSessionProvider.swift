@@ -13,7 +13,7 @@ import FoundationNetworking
 @MainActor
 public final class URLSessionProvider: NetworkingProvider {
     /// The default cap on response bodies: 8 MiB.
-    public static let defaultMaxResponseBytes = 8 << 20
+    public nonisolated static let defaultMaxResponseBytes = 8 << 20
 
     private let session: URLSession
     private let registry: TransferRegistry

@@ -4,16 +4,19 @@ import ResourceEngine
 import ResourceEngineTesting
 import Testing
 
-/// The real networking provider against a real HTTP server on 127.0.0.1.
+/// Both real networking providers against a real HTTP server on 127.0.0.1: every behaviour the
+/// engine relies on must hold for `URLSessionProvider` (the engine's default) and `CurlProvider`
+/// (what `hammock` uses).
 @MainActor
-@Suite(.serialized) struct URLSessionIntegrationTests {
+@Suite(.serialized) struct NetworkingIntegrationTests {
     private func withServer(
+        _ transport: Transport,
         maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes,
         routes: @Sendable (HTTPServer) async -> Void,
         _ body: @MainActor (LocalTestServer, Service) async throws -> Void
     ) async throws {
         let server = try await LocalTestServer.start(routes: routes)
-        let service = Service(baseURL: server.baseURL, networking: URLSessionProvider(maxResponseBytes: maxResponseBytes))
+        let service = Service(baseURL: server.baseURL, networking: transport.provider(maxResponseBytes: maxResponseBytes))
         do {
             try await body(server, service)
         } catch {
@@ -23,8 +26,9 @@ import Testing
         await server.stop()
     }
 
-    @Test func theTestServerTurnsNagleOffSoKeptAliveRequestsAreNotDelayed() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func theTestServerTurnsNagleOffSoKeptAliveRequestsAreNotDelayed(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /ping") { _ in HTTPResponse(statusCode: .ok, body: Data("pong".utf8)) }
         }) { server, service in
             for _ in 0..<2 { _ = try await service.resource("/ping").load().awaitResult() }
@@ -34,8 +38,9 @@ import Testing
         }
     }
 
-    @Test func loadsABodyWithItsHeaders() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func loadsABodyWithItsHeaders(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /health") { _ in
                 HTTPResponse(
                     statusCode: .ok, headers: [.contentType: "application/json", HTTPHeader("X-Version"): "1.4.2"],
@@ -53,9 +58,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [(404, "Not Found"), (500, "Internal Server Error"), (503, "Service Unavailable")])
-    func httpErrorsCarryStatusMessageAndBody(status: Int, message: String) async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases, [(404, "Not Found"), (500, "Internal Server Error"), (503, "Service Unavailable")])
+    func httpErrorsCarryStatusMessageAndBody(transport: Transport, expected: (status: Int, message: String)) async throws {
+        let (status, message) = expected
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /fail") { _ in
                 HTTPResponse(
                     statusCode: HTTPStatusCode(status, phrase: "x"), headers: [.contentType: "application/json"],
@@ -72,8 +78,9 @@ import Testing
         }
     }
 
-    @Test func etagRoundTripKeepsDataOn304() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func etagRoundTripKeepsDataOn304(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /orders") { request in
                 if request.headers[HTTPHeader("If-None-Match")] == "\"v7\"" {
                     return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): "\"v7\""]))
@@ -94,8 +101,9 @@ import Testing
         }
     }
 
-    @Test func sendsConfiguredHeadersAndJSONBodies() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func sendsConfiguredHeadersAndJSONBodies(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("POST /search") { request in
                 let auth = request.headers[.authorization] ?? "none"
                 let body = String(data: try await request.bodyData, encoding: .utf8) ?? ""
@@ -109,8 +117,9 @@ import Testing
         }
     }
 
-    @Test func aServerThatNeverAnswersTimesOut() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func aServerThatNeverAnswersTimesOut(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /hang") { _ in
                 try await Task.sleep(for: .seconds(30))
                 return HTTPResponse(statusCode: .ok)
@@ -126,8 +135,9 @@ import Testing
         }
     }
 
-    @Test func aSlowDripStillTimesOutAsAWhole() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func aSlowDripStillTimesOutAsAWhole(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /drip") { _ in
                 ScriptedBody(Array(repeating: [.bytes(Data("x".utf8)), .pause(.milliseconds(200))], count: 40).flatMap { $0 })
                     .response(declaredLength: 40)
@@ -142,11 +152,12 @@ import Testing
         }
     }
 
-    @Test func connectionRefused() async throws {
+    @Test(arguments: Transport.allCases)
+    func connectionRefused(transport: Transport) async throws {
         let server = try await LocalTestServer.start { _ in }
         let base = server.baseURL
         await server.stop()
-        let service = Service(baseURL: base, networking: URLSessionProvider())
+        let service = Service(baseURL: base, networking: transport.provider())
         let resource = service.resource("/anything")
         _ = try await resource.load().awaitResult()
         let error = try #require(resource.latestError)
@@ -154,8 +165,9 @@ import Testing
         #expect(error.httpStatusCode == nil)
     }
 
-    @Test func aServerThatClosesTheConnectionMidBody() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func aServerThatClosesTheConnectionMidBody(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /cut") { _ in
                 ScriptedBody([.bytes(Data("partial".utf8)), .fail]).response(declaredLength: 1000)
             }
@@ -168,8 +180,9 @@ import Testing
         }
     }
 
-    @Test func bodiesOverTheCapFailWithAClearMessage() async throws {
-        try await withServer(maxResponseBytes: 1024, routes: { server in
+    @Test(arguments: Transport.allCases)
+    func bodiesOverTheCapFailWithAClearMessage(transport: Transport) async throws {
+        try await withServer(transport, maxResponseBytes: 1024, routes: { server in
             await server.appendRoute("GET /declared") { _ in
                 HTTPResponse(statusCode: .ok, body: Data(repeating: 65, count: 5000))
             }
@@ -187,8 +200,9 @@ import Testing
         }
     }
 
-    @Test func redirectLoopsFail() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func redirectLoopsFail(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /loop") { _ in
                 HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "/loop"]))
             }
@@ -199,8 +213,9 @@ import Testing
         }
     }
 
-    @Test func cancellingARealLoadLeavesStateUnchanged() async throws {
-        try await withServer(routes: { server in
+    @Test(arguments: Transport.allCases)
+    func cancellingARealLoadLeavesStateUnchanged(transport: Transport) async throws {
+        try await withServer(transport, routes: { server in
             await server.appendRoute("GET /slow") { _ in
                 try await Task.sleep(for: .seconds(30))
                 return HTTPResponse(statusCode: .ok)

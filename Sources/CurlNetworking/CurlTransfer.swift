@@ -1,0 +1,248 @@
+import CCurl
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ResourceEngine
+import Synchronization
+
+/// One request on libcurl: its easy handle, what has arrived so far, and its single completion.
+///
+/// Built on the main actor, then owned by the transfer loop's thread, which alone touches the
+/// handle and the buffers; only `gate` (the once-only completion) is shared with `cancel()`.
+final class CurlTransfer: @unchecked Sendable {
+    let id: Int
+    let easy: UnsafeMutableRawPointer
+    let gate: CompletionGate
+    private let maxResponseBytes: Int
+    private let progress: @Sendable (Double) -> Void
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(HC_ERROR_SIZE) + 1)
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    // Touched only on the transfer loop's thread, from libcurl's callbacks and at completion.
+    private var body = Data()
+    private var headers: [(name: String, value: String)] = []
+    private var statusLineSeen = false
+    private var declaredLength: Int64?
+    private var tooLarge = false
+
+    /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
+    /// when the request has no usable URL or libcurl refuses it.
+    init?(
+        id: Int, request: URLRequest, options: CurlProvider.Options, gate: CompletionGate,
+        progress: @escaping @Sendable (Double) -> Void
+    ) {
+        guard let url = request.url?.absoluteString, let easy = curl_easy_init() else {
+            gate.complete(nil, nil, URLError(.badURL))
+            return nil
+        }
+        self.id = id
+        self.easy = easy
+        self.gate = gate
+        self.maxResponseBytes = options.maxResponseBytes
+        self.progress = progress
+        errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
+        guard configure(url: url, request: request, options: options) else {
+            gate.complete(nil, nil, URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"]))
+            return nil
+        }
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Setup
+
+    private func configure(url: String, request: URLRequest, options: CurlProvider.Options) -> Bool {
+        var ok = true
+        func set(_ option: CURLoption, _ value: Int) { ok = ok && hc_setopt_long(easy, option, value) == CURLE_OK }
+        func set(_ option: CURLoption, _ value: String) { ok = ok && hc_setopt_pointer(easy, option, value) == CURLE_OK }
+
+        set(CURLOPT_URL, url)
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, options.maxRedirects)
+        set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode; the cap applies to decoded bytes
+        let timeout = request.timeoutInterval
+        if timeout > 0, timeout.isFinite {
+            // The whole exchange, however slowly the server drips.
+            let milliseconds = Int(min(timeout * 1000, Double(Int32.max)).rounded(.up))
+            set(CURLOPT_TIMEOUT_MS, milliseconds)
+            set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        }
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeRawPointer(bitPattern: id)) == CURLE_OK
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ok = ok && hc_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback) == CURLE_OK
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
+        ok = ok && hc_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback) == CURLE_OK
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
+
+        let method = (request.httpMethod ?? "GET").uppercased()
+        let requestBody = request.httpBody
+        switch method {
+        case "GET" where requestBody == nil: set(CURLOPT_HTTPGET, 1)
+        case "HEAD": set(CURLOPT_NOBODY, 1)
+        case "POST": set(CURLOPT_POST, 1)
+        default: set(CURLOPT_CUSTOMREQUEST, method)
+        }
+        if let requestBody, method != "HEAD" {
+            ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(requestBody.count)) == CURLE_OK
+            ok = ok && requestBody.withUnsafeBytes { hc_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(errorBuffer)) } == CURLE_OK
+        } else if method == "POST" {
+            ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0) == CURLE_OK
+        }
+
+        var fields = request.allHTTPHeaderFields ?? [:]
+        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("User-Agent") == .orderedSame }) {
+            fields["User-Agent"] = options.userAgent
+        }
+        // No "Expect: 100-continue" round trip before a body.
+        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Expect") == .orderedSame }) {
+            fields["Expect"] = ""
+        }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let line = CurlTransfer.headerLine(name: name, value: value)
+            guard let appended = curl_slist_append(headerList, line) else { return false }
+            headerList = appended
+        }
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
+        return ok
+    }
+
+    /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
+    /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.
+    static func headerLine(name: String, value: String) -> String {
+        let clean: (String) -> String = { $0.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        let name = clean(name).trimmingCharacters(in: .whitespaces)
+        let value = clean(value).trimmingCharacters(in: .whitespaces)
+        if value.isEmpty { return name.caseInsensitiveCompare("Expect") == .orderedSame ? "\(name):" : "\(name);" }
+        return "\(name): \(value)"
+    }
+
+    // MARK: Callbacks (transfer loop thread)
+
+    /// Appends body bytes; false stops the transfer (over the cap, or cancelled).
+    fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if gate.isComplete { return false }
+        if body.isEmpty, let declared = declaredLength, declared > Int64(maxResponseBytes) {
+            tooLarge = true
+            return false
+        }
+        guard body.count + bytes.count <= maxResponseBytes else {
+            tooLarge = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        if let declared = declaredLength, declared > 0 {
+            progress(min(Double(body.count) / Double(declared), 0.99))
+        }
+        return true
+    }
+
+    /// Records one header line. A status line starts a new header block: what came before belonged
+    /// to a redirect or an interim (1xx) response.
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll(keepingCapacity: true)
+            declaredLength = nil
+            statusLineSeen = true
+            return
+        }
+        if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
+            headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.append((name, value))
+        if name.caseInsensitiveCompare("Content-Length") == .orderedSame { declaredLength = Int64(value) }
+    }
+
+    // MARK: Completion (transfer loop thread)
+
+    /// Reports the outcome libcurl gave for this transfer.
+    func finish(_ code: CURLcode) {
+        if code == CURLE_OK {
+            gate.complete(response(), body, nil)
+        } else if tooLarge {
+            gate.complete(statusLineSeen ? response() : nil, nil, RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes))
+        } else {
+            gate.complete(nil, nil, CurlTransfer.urlError(for: code, detail: lastErrorText))
+        }
+    }
+
+    private var lastErrorText: String? {
+        let text = String(cString: errorBuffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    private func response() -> HTTPURLResponse? {
+        var status = 0
+        _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        _ = hc_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        guard let url = effective.map({ String(cString: $0) }).flatMap(URL.init(string:)) else { return nil }
+        var fields: [String: String] = [:]
+        var canonicalName: [String: String] = [:]
+        for (name, value) in headers {
+            let key = name.lowercased()
+            if let existing = canonicalName[key] {
+                fields[existing] = fields[existing].map { "\($0), \(value)" } ?? value
+            } else {
+                canonicalName[key] = name
+                fields[name] = value
+            }
+        }
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+}
+
+/// libcurl's write callback: the transfer is the context pointer.
+private let curlWriteCallback: hc_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard let data else { return length }
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// libcurl's header callback: one line at a time, status line included.
+private let curlHeaderCallback: hc_data_callback = { data, size, count, context in
+    let length = size * count
+    guard let context, let data else { return length }
+    Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        .receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+
+/// The completion of one transfer, called at most once: by the transfer loop, or by `cancel()`
+/// on the main actor, whichever comes first.
+///
+/// The closure is dropped as it is called: it captures the engine's request, which holds the
+/// transfer's handle, which holds this gate, and keeping it would keep every request alive.
+final class CompletionGate: Sendable {
+    typealias Completion = @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    private let completion: Mutex<Completion?>
+
+    init(_ completion: @escaping Completion) {
+        self.completion = Mutex(completion)
+    }
+
+    var isComplete: Bool { completion.withLock { $0 == nil } }
+
+    func complete(_ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?) {
+        let claimed = completion.withLock { completion -> Completion? in
+            defer { completion = nil }
+            return completion
+        }
+        claimed?(response, data, error)
+    }
+}

@@ -1,0 +1,108 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle and the thread that drives it.
+///
+/// The thread sleeps in `curl_multi_poll` until a socket is ready, a libcurl timer is due, or
+/// another thread hands it work (`curl_multi_wakeup`), so an idle loop costs nothing. It alone
+/// touches the multi handle and the running transfers; other threads only post to the inbox.
+final class CurlTransferLoop: @unchecked Sendable {
+    private struct Inbox {
+        var added: [CurlTransfer] = []
+        var cancelled: [Int] = []
+        var stopping = false
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    /// Loop thread only.
+    private var running: [Int: CurlTransfer] = [:]
+
+    /// Starts the loop's thread.
+    ///
+    /// - Parameter maxConnectionsPerHost: connections libcurl may open to one host at once;
+    ///   further requests to it wait for a free one (0: no limit).
+    init?(maxConnectionsPerHost: Int) {
+        guard CurlTransferLoop.globalInit, let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        _ = hc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+        let thread = Thread { [self] in run() }
+        thread.name = "hammock-curl"
+        thread.start()
+    }
+
+    /// `curl_global_init`, once per process (FoundationNetworking's own call is counted alongside).
+    private static let globalInit: Bool = curl_global_init(HC_GLOBAL_ALL) == CURLE_OK
+
+    /// Hands a transfer to the loop; it starts on the loop's next turn.
+    func add(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.added.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Stops a transfer and drops it (its completion has already been claimed by the caller).
+    func cancel(_ id: Int) {
+        inbox.withLock { $0.cancelled.append(id) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Cancels everything still running and ends the thread.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+    }
+
+    private func run() {
+        while true {
+            let work = inbox.withLock { inbox -> Inbox in
+                defer {
+                    inbox.added.removeAll()
+                    inbox.cancelled.removeAll()
+                }
+                return inbox
+            }
+            for transfer in work.added {
+                if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    running[transfer.id] = transfer
+                } else {
+                    transfer.finish(CURLE_FAILED_INIT)
+                }
+            }
+            for id in work.cancelled {
+                guard let transfer = running.removeValue(forKey: id) else { continue }
+                curl_multi_remove_handle(multi, transfer.easy)
+            }
+            if work.stopping { break }
+
+            var active: Int32 = 0
+            curl_multi_perform(multi, &active)
+            finishCompleted()
+            curl_multi_poll(multi, nil, 0, 10_000, nil)
+        }
+        for transfer in running.values {
+            curl_multi_remove_handle(multi, transfer.easy)
+            transfer.gate.complete(nil, nil, URLError(.cancelled))
+        }
+        running.removeAll()
+        curl_multi_cleanup(multi)
+    }
+
+    /// Reads libcurl's "done" messages and completes those transfers.
+    private func finishCompleted() {
+        var done: [(easy: UnsafeMutableRawPointer, result: CURLcode)] = []
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard hc_message_is_done(message) != 0, let easy = message.pointee.easy_handle else { continue }
+            done.append((easy, hc_message_result(message)))
+        }
+        for (easy, result) in done {
+            var context: UnsafeMutableRawPointer?
+            _ = hc_getinfo_pointer(easy, CURLINFO_PRIVATE, &context)
+            curl_multi_remove_handle(multi, easy)
+            guard let context else { continue }
+            let id = Int(bitPattern: context)
+            running.removeValue(forKey: id)?.finish(result)
+        }
+    }
+}
