@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngine
+@testable import ResourceEngine
 import ResourceEngineTesting
 import Testing
 
@@ -100,6 +100,38 @@ private func temporaryDirectory() -> URL {
         cache.flush()
         #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 200, "a 304's timestamp reaches the file")
         #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? String == "v99")
+    }
+
+    @Test func unchangedContentOnlyRewritesItsTimestampOncePerRefresh() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
+        cache.writeEntity(Entity(content: "same", timestamp: 0), forKey: "k")
+        cache.writeDue()
+        #expect(cache.stats.filesWritten == 1)
+        for t in 1...50 {
+            cache.writeEntity(Entity(content: "same", timestamp: Double(t)), forKey: "k")
+            cache.updateTimestamp(Double(t) + 0.5, forKey: "k")
+            cache.writeDue()
+        }
+        #expect(cache.stats.filesWritten == 1, "fifty unchanged responses and 304s, no writes")
+        #expect(cache.readEntity(forKey: "k")?.timestamp == 50.5, "reads see the held-back timestamp")
+        cache.writeEntity(Entity(content: "same", timestamp: 61), forKey: "k")
+        cache.writeDue()
+        #expect(cache.stats.filesWritten == 2, "a minute on, the timestamp is written")
+        cache.writeEntity(Entity(content: "changed", timestamp: 62), forKey: "k")
+        cache.writeDue()
+        #expect(cache.stats.filesWritten == 3, "new content is written at once")
+        cache.updateTimestamp(70, forKey: "k")
+        cache.writeDue()
+        #expect(cache.stats.filesWritten == 3)
+        cache.flush()
+        #expect(cache.stats.filesWritten == 4, "a flush writes what was held back")
+        let restarted = DiskEntityCache(directory: directory, writeDelay: 3600)
+        #expect(restarted.readEntity(forKey: "k")?.timestamp == 70)
+        #expect(restarted.readEntity(forKey: "k")?.content as? String == "changed")
+        restarted.writeEntity(Entity(content: "changed", timestamp: 80), forKey: "k")
+        restarted.writeDue()
+        #expect(restarted.stats.filesWritten == 0, "after a restart the file's content is known from reading it")
     }
 
     @MainActor

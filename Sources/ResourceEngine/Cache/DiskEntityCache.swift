@@ -9,8 +9,10 @@ import Foundation
 ///
 /// Writes are behind and coalesced: each change waits up to `writeDelay` on a private queue, and
 /// only the latest change per entry reaches the disk, so a dashboard polling 1,000 endpoints a
-/// second writes each file at most once per delay instead of once per response. Reads see pending
-/// changes. Writes are atomic (temporary file, then rename). The directory is kept under
+/// second writes each file at most once per delay instead of once per response. A change that
+/// only moves the timestamp (a 304, or the same body again) waits up to `timestampRefresh`, so
+/// endpoints that do not change cost no disk writes; `flush()` writes everything. Reads see
+/// pending changes. Writes are atomic (temporary file, then rename). The directory is kept under
 /// `maxBytes` by removing the least recently written files, from an in-memory index of sizes
 /// (the directory is listed once, not on every write).
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
@@ -18,6 +20,8 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public let maxBytes: Int
     /// How long a change may wait before it is written.
     public let writeDelay: TimeInterval
+    /// How long a change that only moves an entry's timestamp may wait before it is written.
+    public let timestampRefresh: TimeInterval
     static let formatVersion = 1
 
     private let queue = DispatchQueue(label: "hammock.disk-cache")
@@ -28,6 +32,10 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         case remove
     }
     private var pending: [String: Change] = [:]
+    /// Timestamp-only changes held back until `timestampRefresh` has passed (or a flush).
+    private var deferred: [String: Change] = [:]
+    /// What each file holds: a hash of everything but the timestamp, and the timestamp.
+    private var written: [String: (digest: Int, timestamp: TimeInterval)] = [:]
     private var drainScheduled = false
     private var index: [String: (size: Int, order: Double)]?
     private var indexedBytes = 0
@@ -43,11 +51,13 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     /// A cache in `directory` (created if needed), at most `maxBytes` large, writing changes at
-    /// most `writeDelay` seconds after they happen (and at once on `flush()`).
-    public init(directory: URL, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5) {
+    /// most `writeDelay` seconds after they happen, timestamp-only changes after
+    /// `timestampRefresh`, and everything at once on `flush()`.
+    public init(directory: URL, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5, timestampRefresh: TimeInterval = 60) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.writeDelay = writeDelay
+        self.timestampRefresh = timestampRefresh
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -67,7 +77,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public func readEntity(forKey key: String) -> Entity? {
         queue.sync {
             let name = DiskEntityCache.fileName(forKey: key)
-            switch pending[name] {
+            switch pending[name] ?? deferred[name] {
             case .write(let entity): return entity
             case .remove: return nil
             case .touch(let timestamp):
@@ -89,7 +99,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) {
         queue.async { [self] in
             let name = DiskEntityCache.fileName(forKey: key)
-            switch pending[name] {
+            switch pending[name] ?? deferred[name] {
             case .write(var entity):
                 entity.timestamp = timestamp
                 pending[name] = .write(entity)
@@ -107,9 +117,15 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         }
     }
 
-    /// Writes every pending change now and waits for it (orderly shutdown, tests).
+    /// Writes every pending change now, timestamp-only ones included, and waits for it (orderly
+    /// shutdown, tests).
     public func flush() {
-        queue.sync { drain() }
+        queue.sync { drain(force: true) }
+    }
+
+    /// Writes what is due now, as the delayed drain does (tests).
+    func writeDue() {
+        queue.sync { drain(force: false) }
     }
 
     /// What has been done on disk so far (pending changes not included).
@@ -122,29 +138,59 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     private func scheduleDrain() {
         guard !drainScheduled else { return }
         drainScheduled = true
-        queue.asyncAfter(deadline: .now() + writeDelay) { [self] in drain() }
+        queue.asyncAfter(deadline: .now() + writeDelay) { [self] in drain(force: false) }
     }
 
-    private func drain() {
+    /// Applies pending changes. Unless `force`, a change that leaves the content as the file has
+    /// it and moves the timestamp by less than `timestampRefresh` waits in `deferred`.
+    private func drain(force: Bool) {
         drainScheduled = false
-        guard !pending.isEmpty else { return }
-        let changes = pending
+        guard !pending.isEmpty || !deferred.isEmpty else { return }
+        var changes = deferred
+        changes.merge(pending) { _, newer in newer }
         pending = [:]
+        deferred = [:]
         loadIndexIfNeeded()
         for (name, change) in changes {
             switch change {
             case .write(let entity):
+                let digest = DiskEntityCache.digest(entity)
+                if !force, isTimestampOnly(name, digest: digest, timestamp: entity.timestamp) {
+                    deferred[name] = change
+                    continue
+                }
                 guard let data = DiskEntityCache.encode(entity) else { continue }
-                write(data, name: name)
+                if write(data, name: name) { written[name] = (digest, entity.timestamp) }
             case .touch(let timestamp):
+                if !force, let known = written[name], timestamp - known.timestamp < timestampRefresh {
+                    deferred[name] = change
+                    continue
+                }
                 guard var entity = read(name) else { continue }
                 entity.timestamp = timestamp
-                if let data = DiskEntityCache.encode(entity) { write(data, name: name) }
+                if let data = DiskEntityCache.encode(entity), write(data, name: name) {
+                    written[name] = (DiskEntityCache.digest(entity), timestamp)
+                }
             case .remove:
                 remove(name)
             }
         }
         trim()
+        if !deferred.isEmpty { scheduleDrain() }
+    }
+
+    private func isTimestampOnly(_ name: String, digest: Int, timestamp: TimeInterval) -> Bool {
+        guard let known = written[name], known.digest == digest else { return false }
+        return timestamp - known.timestamp < timestampRefresh
+    }
+
+    /// A hash of everything an entry stores but its timestamp.
+    static func digest(_ entity: Entity) -> Int {
+        var timeless = entity
+        timeless.timestamp = 0
+        var hasher = Hasher()
+        hasher.combine(encode(timeless))
+        return hasher.finalize()
     }
 
     private func url(_ name: String) -> URL {
@@ -158,22 +204,27 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             remove(name)
             return nil
         }
+        if written[name] == nil { written[name] = (DiskEntityCache.digest(entity), entity.timestamp) }
         return entity
     }
 
-    private func write(_ data: Data, name: String) {
+    @discardableResult
+    private func write(_ data: Data, name: String) -> Bool {
         do {
             try AtomicFile.write(data, to: url(name))
             statistics.filesWritten += 1
             lastOrder = max(Date().timeIntervalSince1970, lastOrder.nextUp)
             record(name, size: data.count, order: lastOrder)
+            return true
         } catch {
             EngineLog.log(.cache, "cannot write cache file \(name): \(error.localizedDescription)")
+            return false
         }
     }
 
     private func remove(_ name: String) {
         if (try? FileManager.default.removeItem(at: url(name))) != nil { statistics.filesRemoved += 1 }
+        written[name] = nil
         record(name, size: nil, order: 0)
     }
 
