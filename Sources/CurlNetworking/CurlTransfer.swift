@@ -99,11 +99,11 @@ final class CurlTransfer: @unchecked Sendable {
         }
 
         var fields = request.allHTTPHeaderFields ?? [:]
-        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("User-Agent") == .orderedSame }) {
+        if !fields.keys.contains(where: { $0.lowercased() == "user-agent" }) {
             fields["User-Agent"] = options.userAgent
         }
         // No "Expect: 100-continue" round trip before a body.
-        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Expect") == .orderedSame }) {
+        if !fields.keys.contains(where: { $0.lowercased() == "expect" }) {
             fields["Expect"] = ""
         }
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -118,11 +118,28 @@ final class CurlTransfer: @unchecked Sendable {
     /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
     /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.
     static func headerLine(name: String, value: String) -> String {
-        let clean: (String) -> String = { $0.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
-        let name = clean(name).trimmingCharacters(in: .whitespaces)
-        let value = clean(value).trimmingCharacters(in: .whitespaces)
-        if value.isEmpty { return name.caseInsensitiveCompare("Expect") == .orderedSame ? "\(name):" : "\(name);" }
+        let name = headerText(Array(name.utf8)[...], unfolding: true)
+        let value = headerText(Array(value.utf8)[...], unfolding: true)
+        if value.isEmpty { return name.lowercased() == "expect" ? "\(name):" : "\(name);" }
         return "\(name): \(value)"
+    }
+
+    /// The bytes as text without leading and trailing spaces, tabs and line ends; with `unfolding`,
+    /// line ends inside become spaces. Plain byte work: this runs for every header of every probe.
+    static func headerText<Bytes: Collection<UInt8>>(_ bytes: Bytes, unfolding: Bool = false) -> String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        var last = first
+        var index = first
+        while index != bytes.endIndex {
+            if !isSpace(bytes[index]) { last = index }
+            index = bytes.index(after: index)
+        }
+        let run = bytes[first...last]
+        if unfolding, run.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
+            return String(decoding: run.map { $0 == 0x0D || $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
+        }
+        return String(decoding: run, as: UTF8.self)
     }
 
     // MARK: Callbacks (transfer loop thread)
@@ -148,22 +165,22 @@ final class CurlTransfer: @unchecked Sendable {
     /// Records one header line. A status line starts a new header block: what came before belonged
     /// to a redirect or an interim (1xx) response.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             headers.removeAll(keepingCapacity: true)
             declaredLength = nil
             statusLineSeen = true
             return
         }
-        if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
-            headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+        if let first = bytes.first, first == 0x20 || first == 0x09 {
+            let continuation = CurlTransfer.headerText(bytes)
+            if !headers.isEmpty, !continuation.isEmpty { headers[headers.count - 1].value += " " + continuation }
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = CurlTransfer.headerText(bytes[..<colon])
+        let value = CurlTransfer.headerText(bytes[(colon + 1)...])
         headers.append((name, value))
-        if name.caseInsensitiveCompare("Content-Length") == .orderedSame { declaredLength = Int64(value) }
+        if name.utf8.count == 14, name.lowercased() == "content-length" { declaredLength = Int64(value) }
     }
 
     // MARK: Completion (transfer loop thread)

@@ -113,6 +113,17 @@ import Testing
         #expect(CurlTransfer.headerLine(name: "X-Empty", value: "") == "X-Empty;")
         #expect(CurlTransfer.headerLine(name: "Expect", value: "") == "Expect:")
         #expect(CurlTransfer.headerLine(name: "X-A\n", value: "1\r\n2") == "X-A: 1  2")
+        #expect(CurlTransfer.headerLine(name: " X-B ", value: "\t v ") == "X-B: v")
+        #expect(CurlTransfer.headerLine(name: "X-Ü", value: "ä ö") == "X-Ü: ä ö")
+    }
+
+    @Test func receivedHeaderTextIsTrimmedOfSpacesTabsAndLineEnds() {
+        #expect(CurlTransfer.headerText(Array(" \t text/plain; charset=utf-8 \r\n".utf8)) == "text/plain; charset=utf-8")
+        #expect(CurlTransfer.headerText(Array("\r\n".utf8)) == "")
+        #expect(CurlTransfer.headerText(Array("".utf8)) == "")
+        #expect(CurlTransfer.headerText(Array("x".utf8)) == "x")
+        #expect(CurlTransfer.headerText(Array("a\r\nb".utf8)) == "a\r\nb")
+        #expect(CurlTransfer.headerText(Array("a\r\nb".utf8), unfolding: true) == "a  b")
     }
 
     @Test func followsRedirectsToTheFinalResponse() async throws {

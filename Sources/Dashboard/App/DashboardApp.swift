@@ -90,7 +90,7 @@ public final class DashboardApp {
         clock: any EngineClock,
         scheduler: any DashboardScheduler,
         timeZone: TimeZone = .current,
-        minimumFrameInterval: Double = 0.1,
+        minimumFrameInterval: Double = 0.2,
         historyStore: HistoryStore? = nil,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) {
@@ -254,10 +254,11 @@ public final class DashboardApp {
         }
     }
 
-    /// Re-ticks every second for the clock and data ages, ten times a second while anything loads.
+    /// Re-ticks every second for the clock and data ages, five times a second (the background frame
+    /// rate) while anything loads, for the spinners.
     private func scheduleTick() {
         tickAction?.cancel()
-        let interval = panes.contains(where: { $0.resource.isLoading }) ? 0.1 : 1.0
+        let interval = panes.contains(where: { $0.resource.isLoading }) ? 0.2 : 1.0
         tickAction = scheduler.schedule(after: interval) { [weak self] in self?.send(.tick) }
     }
 
@@ -297,8 +298,9 @@ public final class DashboardApp {
     // MARK: Frames
 
     /// Asks for a frame. Many requests make one frame; background ones (`urgent: false`) come at
-    /// most every `minimumFrameInterval`, so fifty endpoints answering through a second do not
-    /// redraw fifty times; urgent ones (keys, resizes) draw on the next main-queue turn.
+    /// most every `minimumFrameInterval` (0.2 s by default: five a second, which is what a
+    /// monitor's eye needs), so fifty endpoints answering through a second do not redraw fifty
+    /// times; urgent ones (keys, resizes) draw on the next main-queue turn.
     public func requestFrame(urgent: Bool = false) {
         guard terminal != nil else { return }
         if urgent {
