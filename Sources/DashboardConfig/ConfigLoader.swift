@@ -166,8 +166,14 @@ public enum ConfigLoader {
                 continue
             }
             guard let value = reader.interpolated(entry.value, "\(what).\(entry.key)") else { continue }
-            if value.value.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            let scalars = value.value.unicodeScalars
+            if scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
                 reader.problem(at: entry.value, "\(what).\(entry.key) must be on one line")
+                continue
+            }
+            if scalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                reader.problem(at: entry.value, "\(what).\(entry.key) contains a control character")
                 continue
             }
             headers.append(HeaderSpec(name: entry.key, value: value))

@@ -17,6 +17,17 @@ struct Bench {
     @MainActor
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = usageProblem(arguments) {
+            let usage = """
+                usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--output FILE]
+                       hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl]
+                       hammock-bench serve
+                Run it from a release build: swift run -c release --static-swift-stdlib hammock-bench
+
+                """
+            FileHandle.standardError.write(Data(((problem.isEmpty ? "" : "hammock-bench: \(problem)\n") + usage).utf8))
+            exit(problem.isEmpty ? 0 : 2)
+        }
         if arguments.first == "floor-worker", arguments.count == 4, let n = Int(arguments[2]), let s = Int(arguments[3]) {
             FloorWorker.run(baseURL: arguments[1], endpoints: n, seconds: s)
             return
@@ -49,6 +60,36 @@ struct Bench {
         }
     }
 
+    /// Nil when the arguments make sense; "" for --help; otherwise what is wrong with them.
+    static func usageProblem(_ arguments: [String]) -> String? {
+        if arguments.contains("--help") || arguments.contains("-h") { return "" }
+        if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
+        let commands = ["engine", "soak", "serve"]
+        let flags = ["--quick", "--floor", "--floor-curl"]
+        let valued = ["--sizes", "--output", "--minutes", "--endpoints"]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if index == 0, commands.contains(argument) {
+                index += 1
+            } else if flags.contains(argument) {
+                index += 1
+            } else if valued.contains(argument) {
+                guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else { return "\(argument) needs a value" }
+                if argument == "--sizes", arguments[index + 1].split(separator: ",").contains(where: { (Int($0) ?? 0) <= 0 }) {
+                    return "--sizes takes endpoint counts separated by commas, e.g. 50,200"
+                }
+                if argument == "--minutes" || argument == "--endpoints", (Double(arguments[index + 1]) ?? 0) <= 0 {
+                    return "\(argument) takes a positive number"
+                }
+                index += 2
+            } else {
+                return "unknown argument '\(argument)'"
+            }
+        }
+        return nil
+    }
+
     static func value(after flag: String, in arguments: [String]) -> Double? {
         arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
     }
@@ -77,8 +118,9 @@ struct Bench {
         if !FileManager.default.isExecutableFile(atPath: hammock) {
             // `swift run hammock-bench` builds only this program; the dashboard it measures is built here.
             let configuration = binDirectory.lastPathComponent
+            let staticFlag = Linkage.isStatic(executable: CommandLine.arguments[0]) ? ["--static-swift-stdlib"] : []
             print("building hammock (\(configuration))…")
-            _ = try? ProcessRunner.captureBlocking(["swift", "build", "-c", configuration, "--product", "hammock"], timeout: 1800)
+            _ = try? ProcessRunner.captureBlocking(["swift", "build", "-c", configuration] + staticFlag + ["--product", "hammock"], timeout: 1800)
         }
         let seconds: Double = quick ? 8 : 20
         if TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) {
@@ -89,11 +131,18 @@ struct Bench {
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
                 printEndToEnd(Array(endToEnd.suffix(3)))
             }
+            print("idle: 50 panes that refresh every 10 minutes, \(Int(seconds)) s…")
+            endToEnd.append(try await EndToEndBench.dashboard(hammock: hammock, endpoints: 50, seconds: seconds, every: "10m"))
+            printEndToEnd(Array(endToEnd.suffix(1)))
         } else {
             print("end to end skipped: needs tmux and the hammock binary next to hammock-bench (swift build -c release)")
         }
         if let output {
-            try Report.markdown(rows: rows, endToEnd: endToEnd, seconds: seconds).write(toFile: output, atomically: true, encoding: .utf8)
+            // Sections written by hand after the generated ones (the soak) are kept.
+            let previous = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let kept = previous.range(of: "\n## Soak").map { String(previous[$0.lowerBound...]) } ?? ""
+            let report = Report.markdown(rows: rows, endToEnd: endToEnd, seconds: seconds, hammock: hammock) + kept
+            try report.write(toFile: output, atomically: true, encoding: .utf8)
             print("wrote \(output)")
         }
     }
@@ -137,6 +186,7 @@ enum Soak {
         _ = try? tmux?.tmux(["kill-server"])
         if floor != nil { kill(pid, SIGKILL) }
         await server.stop()
+        try? FileManager.default.removeItem(atPath: cacheDirectory)
         for (index, chunk) in stride(from: 0, to: figures.rssSamples.count, by: 120).enumerated() {
             let slice = figures.rssSamples[chunk..<min(chunk + 120, figures.rssSamples.count)]
             print(String(format: "  %4d s  RSS %.1f MiB", (index + 1) * 30, slice.reduce(0, +) / Double(slice.count)))

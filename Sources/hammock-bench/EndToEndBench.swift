@@ -7,8 +7,8 @@ import FoundationNetworking
 #endif
 import ResourceEngineTesting
 
-/// The real `hammock` process polling N endpoints every second, and a plain URLSession loop doing
-/// the same number of requests as the floor to compare against.
+/// The real `hammock` process polling N endpoints every second, and plain loops doing the same
+/// requests through CurlProvider and URLSession as the floors to compare against.
 enum EndToEndBench {
     struct Result {
         let label: String
@@ -38,7 +38,7 @@ enum EndToEndBench {
         return (server, counter)
     }
 
-    static func config(endpoints: Int, baseURL: String) throws -> String {
+    static func config(endpoints: Int, baseURL: String, every: String = "1s") throws -> String {
         var yaml = """
             title: Bench \(endpoints)
             service:
@@ -49,7 +49,7 @@ enum EndToEndBench {
 
             """
         for i in 0..<endpoints {
-            yaml += "  - title: E\(i)\n    resource: /e/\(i)\n    every: 1s\n    show: value\n    select: status\n"
+            yaml += "  - title: E\(i)\n    resource: /e/\(i)\n    every: \(every)\n    show: value\n    select: status\n"
         }
         yaml += "layout:\n  columns: 4\n"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-\(endpoints)-\(getpid()).yaml").path
@@ -57,11 +57,15 @@ enum EndToEndBench {
         return path
     }
 
-    /// `hammock CONFIG` under tmux at 200×60: the dashboard draws for real; only its process is measured.
-    static func dashboard(hammock: String, endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result {
+    /// `hammock CONFIG` under tmux at 200×60: the dashboard draws for real; only its process is
+    /// measured. `every` longer than the run measures it idle: loaded once, then only its clock.
+    static func dashboard(hammock: String, endpoints: Int, seconds: Double, every: String = "1s", warmup: Double = 3) async throws -> Result {
         let (server, counter) = try await startServer()
-        let path = try config(endpoints: endpoints, baseURL: server.baseURL)
-        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        let path = try config(endpoints: endpoints, baseURL: server.baseURL, every: every)
+        // A cache of its own: the bench must not fill the user's.
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(getpid())-\(endpoints)").path
+        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
         let pid = try tmux.waitForFrame(size: "200x60")
         try await Task.sleep(for: .seconds(warmup))
         _ = await counter.reset()
@@ -69,7 +73,8 @@ enum EndToEndBench {
         let probes = Double(await counter.reset()) / figures.seconds
         _ = try? tmux.tmux(["kill-server"])
         await server.stop()
-        return Result(label: "hammock (dashboard under tmux)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+        let label = every == "1s" ? "hammock (dashboard under tmux)" : "hammock idle (every \(every))"
+        return Result(label: label, endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
     /// `hammock-bench floor-worker`: N GETs every second and nothing else, through URLSession or,

@@ -3,12 +3,15 @@ import ResourceEngineTesting
 
 /// Writes the results as docs/benchmarks.md, with the machine and the command.
 enum Report {
-    static func markdown(rows: [Row], endToEnd: [EndToEndBench.Result], seconds: Double) -> String {
+    static func markdown(rows: [Row], endToEnd: [EndToEndBench.Result], seconds: Double, hammock: String) -> String {
+        let isStatic = Linkage.isStatic(executable: hammock)
+        let build = isStatic ? "-c release --static-swift-stdlib" : "-c release"
         var text = """
             # Benchmarks
 
-            Measured by `swift run -c release hammock-bench --output docs/benchmarks.md` (release build)
-            on \(machine()). Figures from one run; rerun the command to reproduce.
+            Measured by `swift run \(build) hammock-bench --output docs/benchmarks.md` (release build,
+            \(isStatic ? "Swift runtime linked statically" : "Swift runtime linked dynamically")) on \(machine()).
+            Figures from one run; rerun the command to reproduce.
 
             ## Engine and screen (in process)
 
@@ -26,8 +29,10 @@ enum Report {
             second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
             `/proc` every 250 ms over \(Int(seconds)) s after a 3 s warm-up: CPU % of one core =
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
-            server. The floor is a plain loop making the same requests with URLSession and
-            nothing else.
+            server. Two floors make the same requests at the same rate and do nothing else: a
+            plain loop over `CurlProvider` (hammock's own transport) and a plain URLSession loop.
+            The idle row is the same dashboard with 50 panes that refresh every 10 minutes: after
+            its first load it only keeps its clock and data ages current.
 
             | program | endpoints | CPU (% of one core) | RSS avg / peak | probes/s |
             | --- | --- | --- | --- | --- |

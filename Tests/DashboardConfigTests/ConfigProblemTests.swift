@@ -147,6 +147,25 @@ import Testing
         ])
     }
 
+    @Test func headerValuesFromTheEnvironmentStayOnOneLine() {
+        let text = """
+            service:
+              baseURL: https://x.test/
+              headers:
+                Authorization: Bearer ${TOKEN}
+                X-Key: ${KEY}
+                X-Ok: ${OK}
+            panes:
+              - title: A
+                resource: /a
+            """
+        // A token read from a file often ends in a line break; sent as is, it would end the header.
+        #expect(problems(text, environment: ["TOKEN": "abc\r\n", "KEY": "k\u{1B}[2J", "OK": "a\tb"]) == [
+            "hammock.yaml:4:20: service.headers.Authorization must be on one line",
+            "hammock.yaml:5:12: service.headers.X-Key contains a control character",
+        ])
+    }
+
     @Test func resourcesNeedABaseURLOrAnHTTPURL() {
         let text = """
             panes:
