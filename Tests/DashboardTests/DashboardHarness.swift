@@ -12,7 +12,7 @@ import Testing
 final class DashboardHarness {
     static let base = "https://api.test/"
     let network = FakeNetworkingProvider()
-    let clock = ManualClock(start: 800_000_000)  // 2026-05-09 04:53:20 UTC
+    let clock = ManualClock(start: 800_000_000)  // 2026-05-09 06:13:20 UTC
     let scheduler: ManualScheduler
     let backend: TestBackend
     let app: DashboardApp

@@ -41,7 +41,7 @@ import Testing
         try await h.settle()
         let screen = try await resize(70, 8)
         #expect(screen == [
-            " Shop API · hammock.yaml · 4 panes  ✓3 ✗1 ⟳0        06:13:20   ? help ",
+            " Shop API · hammock.yaml · 4 panes  ✓3 ✗1 ⟳0           06:13   ? help ",
             "▸✓ Health       200 · 0 ms · now  status UP  version 1.4.2            ",
             #" ✓ Open orders  200 · 0 ms · now  [{"id":1021,"customer":"Ada Lovelac…"#,
             " ✗ Payments     503 · 0 ms · error  Service Unavailable               ",

@@ -64,7 +64,7 @@ extension DashboardApp {
         if isPaused { left += "  ⏸ paused" }
         if !filter.isEmpty || mode == .filtering { left += "  /\(filter)" }
         if sortFailingFirst { left += "  failing first" }
-        let right = "\(Formatting.clock(clock.now, timeZone: timeZone))   ? help "
+        let right = "\(Formatting.clock(clock.now, timeZone: timeZone, seconds: false))   ? help "
         StatusBar(left: left, right: right, style: Style().reversed).render(into: area, buffer: &buffer)
     }
 

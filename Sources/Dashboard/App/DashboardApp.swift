@@ -70,6 +70,8 @@ public final class DashboardApp {
     private var urgentFrameScheduled = false
     private var lastFrameUptime: UInt64 = 0
     private var tickAction: ScheduledAction?
+    /// When the pending tick fires, on the engine clock.
+    private var tickDue: TimeInterval = 0
     private var eventOwner = EventOwner()
     private var started = false
     /// The panes showing each resource, so a resource event does not scan every pane.
@@ -219,6 +221,9 @@ public final class DashboardApp {
             requestFrame(urgent: true)
         case .resourceChanged:
             clampSelection()
+            // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
+            // even if the screen was idle and the next tick was a minute away.
+            if tickAction != nil, tickDue - clock.now > 0.2 { scheduleTick(after: 0.2) }
             requestFrame()
         case .tick:
             spinnerTick += 1
@@ -254,12 +259,26 @@ public final class DashboardApp {
         }
     }
 
-    /// Re-ticks every second for the clock and data ages, five times a second (the background frame
-    /// rate) while anything loads, for the spinners.
-    private func scheduleTick() {
+    /// Ticks when the screen would next read differently with no event: five times a second (the
+    /// background frame rate) while anything loads, for the spinners; otherwise when the header's
+    /// minute or a data age ("4s ago" → "5s ago", "3m ago" → "4m ago") next changes. An idle
+    /// dashboard wakes once a minute.
+    private func scheduleTick(after interval: TimeInterval? = nil) {
         tickAction?.cancel()
-        let interval = panes.contains(where: { $0.resource.isLoading }) ? 0.2 : 1.0
+        let interval = interval ?? secondsUntilTheScreenChanges()
+        tickDue = clock.now + interval
         tickAction = scheduler.schedule(after: interval) { [weak self] in self?.send(.tick) }
+    }
+
+    func secondsUntilTheScreenChanges() -> TimeInterval {
+        if panes.contains(where: { $0.resource.isLoading }) { return 0.2 }
+        let now = clock.now
+        var next = Formatting.untilClockChanges(now)
+        for pane in panes {
+            if let data = pane.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
+        }
+        // A little past the boundary, so the tick reads the new text.
+        return max(0.05, next + 0.01)
     }
 
     // MARK: Panes in view

@@ -16,11 +16,26 @@ enum Formatting {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 
-    /// "14:02:31" for a reading of the engine clock (seconds since the reference date).
-    static func clock(_ now: TimeInterval, timeZone: TimeZone) -> String {
+    /// Seconds until `age(seconds)` reads differently.
+    static func untilAgeChanges(_ seconds: TimeInterval) -> TimeInterval {
+        let unit: TimeInterval = seconds < 60 ? 1 : seconds < 3600 ? 60 : seconds < 86400 ? 3600 : 86400
+        return (floor(seconds / unit) + 1) * unit - seconds
+    }
+
+    /// "14:02:31" for a reading of the engine clock (seconds since the reference date); "14:02"
+    /// without seconds, as the header shows it.
+    static func clock(_ now: TimeInterval, timeZone: TimeZone, seconds: Bool = true) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSinceReferenceDate: now))
+        if !seconds { return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0) }
         return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// Seconds until the header's "14:02" turns to the next minute (time zones differ from UTC by
+    /// whole minutes).
+    static func untilClockChanges(_ now: TimeInterval) -> TimeInterval {
+        let intoMinute = now.truncatingRemainder(dividingBy: 60)
+        return 60 - (intoMinute < 0 ? intoMinute + 60 : intoMinute)
     }
 }
