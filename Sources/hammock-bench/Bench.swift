@@ -171,23 +171,21 @@ enum Soak {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
         let (server, counter) = try await EndToEndBench.startServer()
         let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
-        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-soak-cache-\(getpid())").path
-        var tmux: TmuxHarness?
+        var dashboard: EndToEndBench.DashboardRun?
         let pid: pid_t
         if let floor {
             pid = try EndToEndBench.spawn([CommandLine.arguments[0], floor, server.baseURL, "\(endpoints)", "\(Int(minutes * 60) + 5)"])
         } else {
-            let harness = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
-            pid = try harness.waitForFrame(size: "200x60")
-            tmux = harness
+            let run = try EndToEndBench.DashboardRun(hammock: hammock, config: path)
+            pid = run.pid
+            dashboard = run
         }
         print("soak\(floor.map { " (\($0))" } ?? ""): \(endpoints) endpoints for \(minutes) min (pid \(pid))")
         let figures = await EndToEndBench.measure(pid: pid, seconds: minutes * 60)
         let probes = Double(await counter.reset()) / figures.seconds
-        _ = try? tmux?.tmux(["kill-server"])
+        dashboard?.stop()
         if floor != nil { kill(pid, SIGKILL) }
         await server.stop()
-        try? FileManager.default.removeItem(atPath: cacheDirectory)
         for (index, chunk) in stride(from: 0, to: figures.rssSamples.count, by: 120).enumerated() {
             let slice = figures.rssSamples[chunk..<min(chunk + 120, figures.rssSamples.count)]
             print(String(format: "  %4d s  RSS %.1f MiB", (index + 1) * 30, slice.reduce(0, +) / Double(slice.count)))

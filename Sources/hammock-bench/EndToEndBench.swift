@@ -62,19 +62,37 @@ enum EndToEndBench {
     static func dashboard(hammock: String, endpoints: Int, seconds: Double, every: String = "1s", warmup: Double = 3) async throws -> Result {
         let (server, counter) = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL, every: every)
-        // A cache of its own: the bench must not fill the user's.
-        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(getpid())-\(endpoints)").path
-        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
-        let tmux = try TmuxHarness(command: "'\(hammock)' '\(path)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
-        let pid = try tmux.waitForFrame(size: "200x60")
+        let run = try DashboardRun(hammock: hammock, config: path)
         try await Task.sleep(for: .seconds(warmup))
         _ = await counter.reset()
-        let figures = await measure(pid: pid, seconds: seconds)
+        let figures = await measure(pid: run.pid, seconds: seconds)
         let probes = Double(await counter.reset()) / figures.seconds
-        _ = try? tmux.tmux(["kill-server"])
+        run.stop()
         await server.stop()
         let label = every == "1s" ? "hammock (dashboard under tmux)" : "hammock idle (every \(every))"
         return Result(label: label, endpoints: endpoints, figures: figures, probesPerSecond: probes)
+    }
+
+    /// `hammock CONFIG` under tmux at 200×60 with a cache directory of its own (the bench must
+    /// not fill the user's), from its first frame until `stop()`.
+    struct DashboardRun {
+        let pid: pid_t
+        private let tmux: TmuxHarness
+        private let cacheDirectory: String
+
+        init(hammock: String, config: String) throws {
+            cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(UUID().uuidString)").path
+            tmux = try TmuxHarness(command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
+            pid = try tmux.waitForFrame(size: "200x60")
+        }
+
+        /// Ends hammock and removes its cache once it has gone: it flushes the cache on its way
+        /// out, and removing the directory earlier would see it written again.
+        func stop() {
+            _ = try? tmux.tmux(["kill-server"])
+            for _ in 0..<100 where kill(pid, 0) == 0 { usleep(50_000) }
+            try? FileManager.default.removeItem(atPath: cacheDirectory)
+        }
     }
 
     /// `hammock-bench floor-worker`: N GETs every second and nothing else, through URLSession or,
