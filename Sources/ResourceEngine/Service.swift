@@ -16,9 +16,16 @@ public final class Service {
     public let clock: any EngineClock
 
     /// When more resources than this are cached, unused ones are released.
+    ///
+    /// A flush that leaves more resources than this (they are all in use) moves the next flush
+    /// out to twice as many, so watching 10,000 resources does not flush on every new one.
     public var cachedResourceCountLimit = 2048 {
-        didSet { if resourceCache.count > cachedResourceCountLimit { flushUnusedResources() } }
+        didSet {
+            nextFlushAt = cachedResourceCountLimit
+            if resourceCache.count > cachedResourceCountLimit { flushUnusedResources() }
+        }
     }
+    private var nextFlushAt = 2048
 
     private(set) var configVersion = 0
     private var configEntries: [ConfigurationEntry] = []
@@ -79,7 +86,7 @@ public final class Service {
         let resource = resource(baseURL: baseURL, path: path)
         if !resource.isInvalid {
             if pathKeys.count >= cachedResourceCountLimit { pathKeys.removeAll() }
-            pathKeys[path] = resource.url.absoluteString
+            pathKeys[path] = resource.identity
         }
         return resource
     }
@@ -101,12 +108,21 @@ public final class Service {
     /// The resource for an absolute URL, ignoring the base URL.
     public func resource(absoluteURL url: URL?) -> Resource {
         guard let url = url?.absoluteURL else { return sharedInvalid() }
-        let key = url.absoluteString
+        return resource(url: url, loadRequest: nil)
+    }
+
+    /// The one resource for `url` loaded with `loadRequest` (nil or a plain GET: the URL's own).
+    func resource(url: URL, loadRequest: LoadRequest?) -> Resource {
+        let loadRequest = loadRequest?.isPlainGET == true ? nil : loadRequest
+        let key = Resource.identity(url: url, loadRequest: loadRequest)
         if let entry = resourceCache[key], let resource = entry.retain() {
             return resource
         }
-        if resourceCache.count >= cachedResourceCountLimit { flushUnusedResources() }
-        let resource = Resource(service: self, url: url)
+        if resourceCache.count >= nextFlushAt {
+            flushUnusedResources()
+            nextFlushAt = max(cachedResourceCountLimit, resourceCache.count * 2)
+        }
+        let resource = Resource(service: self, url: url, loadRequest: loadRequest)
         resourceCache[key] = CachedResource(resource)
         return resource
     }

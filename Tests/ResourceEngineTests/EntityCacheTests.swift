@@ -259,6 +259,24 @@ private func temporaryDirectory() -> URL {
         #expect(cache.readEntity(forKey: "v1\nhttps://api.test/orders") == nil)
     }
 
+    @Test func eachLoadRequestHasItsOwnEntryAndForeignLoadsAreNotCached() async throws {
+        let (service, cache) = makeService()
+        let orders = service.resource("/orders")
+        let search = orders.withLoadRequest(try .json(.post, ["q": "open"]))
+        network.stub(.get, orders.url.absoluteString, .json(#"{"via":"GET"}"#))
+        network.stub(.post, orders.url.absoluteString, .json(#"{"via":"POST"}"#))
+        _ = try await orders.load().awaitResult()
+        _ = try await search.load().awaitResult()
+        cache.flush()
+        #expect(cache.readEntity(forKey: "v1\n" + orders.identity)?.content as? JSON == ["via": "GET"])
+        #expect(cache.readEntity(forKey: "v1\n" + search.identity)?.content as? JSON == ["via": "POST"])
+        // A POST's answer loaded into the GET resource is its state, but not what a GET returns.
+        _ = try await orders.load(using: orders.request(.post)).awaitResult()
+        #expect(orders.json == ["via": "POST"])
+        cache.flush()
+        #expect(cache.readEntity(forKey: "v1\n" + orders.identity)?.content as? JSON == ["via": "GET"])
+    }
+
     @Test func aDifferentNamespaceIsADifferentCache() async throws {
         try await firstRun()
         let (service, _) = makeService(namespace: "v2")

@@ -80,6 +80,19 @@ import Testing
         #expect(h.service.resource("/loading") === loading)
     }
 
+    @Test func whenEveryCachedResourceIsInUseTheNextFlushWaitsForTwiceAsMany() {
+        // Flushing on every new resource past the limit made 10,000 panes take quadratic time.
+        let h = Harness()
+        h.service.cachedResourceCountLimit = 10
+        let held = (0..<10).map { h.service.resource("/held\($0)") }
+        for i in 0..<9 { _ = h.service.resource("/unused\(i)") }
+        #expect(h.service.cachedResources.count == 19, "one flush at the limit freed nothing, so the next waits until 20")
+        _ = h.service.resource("/unused9")
+        _ = h.service.resource("/one-more")
+        #expect(h.service.cachedResources.count == 11, "at 20 a flush released the unused ones")
+        #expect(held.allSatisfy { resource in h.service.cachedResources.contains { $0 === resource } })
+    }
+
     @Test func loweringTheLimitBelowTheCurrentCountFlushes() {
         let h = Harness()
         for i in 0..<10 { _ = h.service.resource("/r\(i)") }

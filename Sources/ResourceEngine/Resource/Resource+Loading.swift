@@ -34,25 +34,40 @@ extension Resource {
         return load()
     }
 
-    /// Always starts a new GET, sending `If-None-Match` when the data has an ETag.
+    /// Always starts a new load: a GET, or this resource's `loadRequest`. A GET sends
+    /// `If-None-Match` when the data has an ETag.
     ///
     /// Two calls make two concurrent loads; use `loadIfNeeded()` to share one.
     @discardableResult
     public func load() -> Request {
-        let request = request(.get) { [weak self] urlRequest in
-            if let etag = self?.latestData?.etag {
+        let template = loadRequest
+        let method = template?.method ?? .get
+        let request = request(method) { [weak self] urlRequest in
+            if let template {
+                for (name, value) in template.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+                if let body = template.body {
+                    urlRequest.httpBody = body
+                    if let contentType = template.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+                }
+            }
+            if method == .get || method == .head, let etag = self?.latestData?.etag {
                 urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match")
             }
         }
-        return load(using: request)
+        return load(using: request, isOwnLoad: true)
     }
 
     /// Makes `request` count as a load of this resource: its outcome updates this resource's state.
     ///
     /// Any method, even a request from another resource (a POST whose response is this
-    /// resource's new state). Observers get `requested` at once.
+    /// resource's new state). Observers get `requested` at once. Its data is not written to the
+    /// persistent cache, which keeps only what this resource's own `load()` fetched.
     @discardableResult
     public func load(using request: Request) -> Request {
+        load(using: request, isOwnLoad: false)
+    }
+
+    private func load(using request: Request, isOwnLoad: Bool) -> Request {
         loadRequests.append(request)
         request.onCompletion { [weak self] info in
             self?.removeCompletedRequests()
@@ -62,7 +77,7 @@ extension Resource {
             self?.notifyObserversOfProgress(progress)
         }
         request.onNewData { [weak self] entity in
-            self?.receiveNewData(entity, source: .network)
+            self?.receiveNewData(entity, source: .network, cacheable: isOwnLoad)
         }
         request.onNotModified { [weak self] in
             self?.receiveDataNotModified()
@@ -81,14 +96,14 @@ extension Resource {
 
     // MARK: State changes
 
-    private func receiveNewData(_ entity: Entity, source: ResourceEvent.NewDataSource) {
+    private func receiveNewData(_ entity: Entity, source: ResourceEvent.NewDataSource, cacheable: Bool = false) {
         latestError = nil
         latestData = entity
         isInvalidated = false
         cacheChecked = true
         if let cache = configuration.cache {
             switch source {
-            case .network: cache.writeEntity(entity, forKey: cacheKey)
+            case .network: if cacheable { cache.writeEntity(entity, forKey: cacheKey) }
             case .localOverride: cache.removeEntity(forKey: cacheKey)
             case .cache, .wipe: break
             }
@@ -107,7 +122,7 @@ extension Resource {
     // MARK: Persistent cache
 
     /// The key this resource's entry has in the persistent cache.
-    var cacheKey: String { configuration.cacheNamespace + "\n" + url.absoluteString }
+    var cacheKey: String { configuration.cacheNamespace + "\n" + identity }
 
     /// Before the first load: fills `latestData` from the persistent cache, if there is one and
     /// nothing else has filled it, and tells observers `newData(cache)`. The entity keeps the

@@ -14,6 +14,13 @@ public final class Resource {
     /// The absolute URL.
     public nonisolated let url: URL
 
+    /// What `load()` sends, when it is more than a plain GET (see `withLoadRequest(_:)`).
+    public nonisolated let loadRequest: LoadRequest?
+
+    /// What makes this resource one of a kind in its service: the URL, and the load request's key
+    /// when there is one. Persistent cache entries and dashboard histories are filed under it.
+    public nonisolated let identity: String
+
     /// Set for resources made from a URL that could not be parsed: their requests fail at once.
     let invalidURLSource: String??
 
@@ -46,16 +53,34 @@ public final class Resource {
     private var configurationCache: [RequestMethod: Configuration] = [:]
     private var configurationCacheVersion = -1
 
-    init(service: Service, url: URL) {
+    init(service: Service, url: URL, loadRequest: LoadRequest? = nil) {
         self.service = service
         self.url = url
+        self.loadRequest = loadRequest
+        self.identity = Resource.identity(url: url, loadRequest: loadRequest)
         self.invalidURLSource = nil
     }
 
     init(service: Service, invalidURLSource: String?) {
         self.service = service
         self.url = URL(string: "invalid:")!
+        self.loadRequest = nil
+        self.identity = "invalid:"
         self.invalidURLSource = .some(invalidURLSource)
+    }
+
+    /// The URL string, then (for a load request) a NUL, which no URL contains, and its key.
+    nonisolated static func identity(url: URL, loadRequest: LoadRequest?) -> String {
+        guard let loadRequest else { return url.absoluteString }
+        return url.absoluteString + "\u{0}" + loadRequest.key
+    }
+
+    /// The resource for the same URL whose loads send `loadRequest`: its own data, error and
+    /// requests, shared with every other user of an identical load request. A plain GET (or nil)
+    /// gives the URL's own resource. Navigation from it (`child`, `withParam`…) leads to plain ones.
+    public func withLoadRequest(_ loadRequest: LoadRequest?) -> Resource {
+        guard !isInvalid else { return self }
+        return service.resource(url: url, loadRequest: loadRequest)
     }
 
     /// True for resources whose URL could not be formed.
@@ -103,6 +128,7 @@ extension Resource: CustomStringConvertible {
             } else if let base = service.baseURL?.absoluteString, text.hasPrefix(base) {
                 text = "…/" + text.dropFirst(base.count)
             }
+            if let loadRequest { text = loadRequest.method.httpName + " " + text }
             let flags = (isLoading ? "L" : "") + (latestData != nil ? "D" : "") + (latestError != nil ? "E" : "")
             return "Resource(\(text))" + (flags.isEmpty ? "" : "[\(flags)]")
         }
