@@ -23,19 +23,26 @@ public final class CurlProvider: NetworkingProvider {
     public struct Options: Sendable {
         /// Bodies larger than this (after decompression) fail with `ResponseTooLarge`.
         public var maxResponseBytes: Int
-        /// Connections open to one host at once; more requests to it wait their turn.
+        /// Connections open to one host at once (0: no limit, the default). A limit lets requests
+        /// that hang hold every connection while a healthy endpoint on the same host waits behind
+        /// them, and libcurl 7.88 sometimes leaves such queued transfers stalled until they time out.
         public var maxConnectionsPerHost: Int
+        /// Transfers running at once; more wait in the provider's queue, and their waiting counts
+        /// neither against their timeout nor as latency. nil: from the open-file limit (each
+        /// transfer holds a socket), leaving room for the rest of the process.
+        public var maxTransfersInFlight: Int?
         /// Redirects followed before "Too many redirects".
         public var maxRedirects: Int
         /// Sent when the request has no `User-Agent` of its own.
         public var userAgent: String
 
         public init(
-            maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes, maxConnectionsPerHost: Int = 16,
-            maxRedirects: Int = 10, userAgent: String = "hammock"
+            maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes, maxConnectionsPerHost: Int = 0,
+            maxTransfersInFlight: Int? = nil, maxRedirects: Int = 10, userAgent: String = "hammock"
         ) {
             self.maxResponseBytes = maxResponseBytes
             self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxTransfersInFlight = maxTransfersInFlight
             self.maxRedirects = maxRedirects
             self.userAgent = userAgent
         }
@@ -48,22 +55,35 @@ public final class CurlProvider: NetworkingProvider {
     /// Starts the provider's transfer thread.
     public init(options: Options = Options()) {
         self.options = options
-        self.loop = CurlTransferLoop(maxConnectionsPerHost: options.maxConnectionsPerHost)
+        self.loop = CurlTransferLoop(
+            maxConnectionsPerHost: options.maxConnectionsPerHost,
+            maxInFlight: options.maxTransfersInFlight ?? CurlProvider.transfersTheFileLimitAllows())
     }
 
     deinit {
         loop?.stop()
     }
 
+    /// The open-file limit less room for everything else (the terminal, cache files, the config
+    /// watch, libcurl's own descriptors), at least 16.
+    nonisolated static func transfersTheFileLimitAllows() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
+        return max(16, min(Int(clamping: limit.rlim_cur) - 96, 1 << 16))
+    }
+
+    /// Transfers waiting for a slot and running now, for tests and the benchmark.
+    public var transfersQueuedAndRunning: (queued: Int, running: Int) { loop?.counts ?? (0, 0) }
+
     public func startRequest(
         _ request: URLRequest,
         progress: @escaping @Sendable (Double) -> Void,
-        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
         nextID += 1
         let gate = CompletionGate(completion)
         guard let loop else {
-            gate.complete(nil, nil, URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"]))
+            gate.complete(.failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])))
             return Handle(id: nextID, gate: gate, loop: nil)
         }
         if let transfer = CurlTransfer(id: nextID, request: request, options: options, gate: gate, progress: progress) {
@@ -79,7 +99,7 @@ public final class CurlProvider: NetworkingProvider {
 
         func cancel() {
             guard !gate.isComplete else { return }
-            gate.complete(nil, nil, URLError(.cancelled))
+            gate.complete(.failure(URLError(.cancelled)))
             loop?.cancel(id)
         }
     }

@@ -33,7 +33,7 @@ final class CurlTransfer: @unchecked Sendable {
         progress: @escaping @Sendable (Double) -> Void
     ) {
         guard let url = request.url?.absoluteString, let easy = curl_easy_init() else {
-            gate.complete(nil, nil, URLError(.badURL))
+            gate.complete(.failure(URLError(.badURL)))
             return nil
         }
         self.id = id
@@ -43,7 +43,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.progress = progress
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
         guard configure(url: url, request: request, options: options) else {
-            gate.complete(nil, nil, URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"]))
+            gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
     }
@@ -187,13 +187,32 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Reports the outcome libcurl gave for this transfer.
     func finish(_ code: CURLcode) {
+        let timing = self.timing()
         if code == CURLE_OK {
-            gate.complete(response(), body, nil)
+            gate.complete(NetworkResult(response: response(), body: body, timing: timing))
         } else if tooLarge {
-            gate.complete(statusLineSeen ? response() : nil, nil, RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes))
+            gate.complete(NetworkResult(
+                response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
+                timing: timing))
         } else {
-            gate.complete(nil, nil, CurlTransfer.urlError(for: code, detail: lastErrorText))
+            gate.complete(NetworkResult(error: CurlTransfer.urlError(for: code, detail: lastErrorText), timing: timing))
         }
+    }
+
+    /// libcurl's phase times for this transfer (from when libcurl started it, so time spent
+    /// waiting for a slot in the loop is not counted).
+    private func timing() -> TransferTiming {
+        func seconds(_ info: CURLINFO) -> TimeInterval? {
+            var micros: curl_off_t = 0
+            guard hc_getinfo_offset(easy, info, &micros) == CURLE_OK, micros > 0 else { return nil }
+            return TimeInterval(micros) / 1_000_000
+        }
+        var redirects = 0
+        _ = hc_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+        return TransferTiming(
+            nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
+            total: seconds(CURLINFO_TOTAL_TIME_T) ?? 0, redirects: redirects)
     }
 
     private var lastErrorText: String? {
@@ -201,24 +220,19 @@ final class CurlTransfer: @unchecked Sendable {
         return text.isEmpty ? nil : text
     }
 
-    private func response() -> HTTPURLResponse? {
+    /// The response head, straight from the header lines libcurl handed over (no Foundation
+    /// response object per request).
+    private func response() -> HTTPResponseHead? {
         var status = 0
         _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>?
         _ = hc_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        guard let url = effective.map({ String(cString: $0) }).flatMap(URL.init(string:)) else { return nil }
-        var fields: [String: String] = [:]
-        var canonicalName: [String: String] = [:]
+        var head = HTTPResponseHead(statusCode: status, url: effective.map { String(cString: $0) }.flatMap(URL.init(string:)))
         for (name, value) in headers {
             let key = name.lowercased()
-            if let existing = canonicalName[key] {
-                fields[existing] = fields[existing].map { "\($0), \(value)" } ?? value
-            } else {
-                canonicalName[key] = name
-                fields[name] = value
-            }
+            head.headers[key] = head.headers[key].map { "\($0), \(value)" } ?? value
         }
-        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+        return head
     }
 }
 
@@ -246,7 +260,7 @@ private let curlHeaderCallback: hc_data_callback = { data, size, count, context 
 /// The closure is dropped as it is called: it captures the engine's request, which holds the
 /// transfer's handle, which holds this gate, and keeping it would keep every request alive.
 final class CompletionGate: Sendable {
-    typealias Completion = @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+    typealias Completion = @Sendable (NetworkResult) -> Void
     private let completion: Mutex<Completion?>
 
     init(_ completion: @escaping Completion) {
@@ -255,11 +269,11 @@ final class CompletionGate: Sendable {
 
     var isComplete: Bool { completion.withLock { $0 == nil } }
 
-    func complete(_ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?) {
+    func complete(_ result: NetworkResult) {
         let claimed = completion.withLock { completion -> Completion? in
             defer { completion = nil }
             return completion
         }
-        claimed?(response, data, error)
+        claimed?(result)
     }
 }

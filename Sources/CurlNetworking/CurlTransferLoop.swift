@@ -16,16 +16,24 @@ final class CurlTransferLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
+    private let maxInFlight: Int
     /// Loop thread only.
     private var running: [Int: CurlTransfer] = [:]
+    /// Loop thread only: transfers waiting for a slot, oldest first from `waitingHead`.
+    private var waiting: [CurlTransfer] = []
+    private var waitingHead = 0
+    private let published = Mutex((queued: 0, running: 0))
 
     /// Starts the loop's thread.
     ///
-    /// - Parameter maxConnectionsPerHost: connections libcurl may open to one host at once;
-    ///   further requests to it wait for a free one (0: no limit).
-    init?(maxConnectionsPerHost: Int) {
+    /// - Parameters:
+    ///   - maxConnectionsPerHost: connections libcurl may open to one host at once (0: no limit).
+    ///   - maxInFlight: transfers handed to libcurl at once; the rest wait here, not in libcurl,
+    ///     so libcurl's clock (timeout, timing) starts only when a transfer really starts.
+    init?(maxConnectionsPerHost: Int, maxInFlight: Int) {
         guard CurlTransferLoop.globalInit, let multi = curl_multi_init() else { return nil }
         self.multi = multi
+        self.maxInFlight = max(1, maxInFlight)
         _ = hc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
         let thread = Thread { [self] in run() }
         thread.name = "hammock-curl"
@@ -62,31 +70,52 @@ final class CurlTransferLoop: @unchecked Sendable {
                 }
                 return inbox
             }
-            for transfer in work.added {
-                if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
-                    running[transfer.id] = transfer
-                } else {
-                    transfer.finish(CURLE_FAILED_INIT)
-                }
-            }
+            waiting.append(contentsOf: work.added)
+            // A cancelled transfer still waiting has a completed gate; `startWaiting` drops it.
             for id in work.cancelled {
                 guard let transfer = running.removeValue(forKey: id) else { continue }
                 curl_multi_remove_handle(multi, transfer.easy)
             }
             if work.stopping { break }
+            startWaiting()
 
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
             finishCompleted()
+            startWaiting()
+            published.withLock { $0 = (waiting.count - waitingHead, running.count) }
             curl_multi_poll(multi, nil, 0, 10_000, nil)
         }
         for transfer in running.values {
             curl_multi_remove_handle(multi, transfer.easy)
-            transfer.gate.complete(nil, nil, URLError(.cancelled))
+            transfer.gate.complete(.failure(URLError(.cancelled)))
         }
+        for transfer in waiting[waitingHead...] { transfer.gate.complete(.failure(URLError(.cancelled))) }
         running.removeAll()
+        waiting.removeAll()
         curl_multi_cleanup(multi)
     }
+
+    /// Hands waiting transfers to libcurl while there are free slots; cancelled ones are dropped.
+    private func startWaiting() {
+        while running.count < maxInFlight, waitingHead < waiting.count {
+            let transfer = waiting[waitingHead]
+            waitingHead += 1
+            if transfer.gate.isComplete { continue }
+            if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                running[transfer.id] = transfer
+            } else {
+                transfer.finish(CURLE_FAILED_INIT)
+            }
+        }
+        if waitingHead == waiting.count || waitingHead > 1024 {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
+    /// Transfers waiting for a slot and running, as of the loop's last turn.
+    var counts: (queued: Int, running: Int) { published.withLock { $0 } }
 
     /// Reads libcurl's "done" messages and completes those transfers.
     private func finishCompleted() {

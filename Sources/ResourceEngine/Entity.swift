@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A response body with its metadata: the unit of data a resource holds.
 ///
@@ -39,13 +36,9 @@ public struct Entity: Sendable {
         self.timestamp = timestamp
     }
 
-    /// Creates an entity from an HTTP response and its body.
-    public init(response: HTTPURLResponse?, content: any Sendable, timestamp: TimeInterval) {
-        var headers: [String: String] = [:]
-        for (key, value) in response?.allHeaderFields ?? [:] {
-            headers[String(describing: key).lowercased()] = String(describing: value)
-        }
-        self.init(content: content, headers: headers, timestamp: timestamp)
+    /// Creates an entity from an HTTP response head and its body.
+    public init(response: HTTPResponseHead?, content: any Sendable, timestamp: TimeInterval) {
+        self.init(content: content, headers: response?.headers ?? [:], timestamp: timestamp)
     }
 
     /// The `Content-Type` header with its parameters, or `application/octet-stream`.

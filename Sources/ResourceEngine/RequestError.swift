@@ -30,7 +30,7 @@ public struct RequestError: Error, Sendable {
     /// The message is the first of: `userMessage`, a screen message derived from `cause`, the
     /// status's reason phrase ("Not Found"), "Request failed".
     public init(
-        response: HTTPURLResponse?,
+        response: HTTPResponseHead?,
         content: Data?,
         cause: (any Error & Sendable)?,
         userMessage: String? = nil,

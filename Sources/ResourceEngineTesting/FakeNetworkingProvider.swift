@@ -18,6 +18,8 @@ public final class FakeNetworkingProvider: NetworkingProvider {
         public var headers: [String: String]
         public var body: Data
         public var error: (any Error)?
+        /// What the transport says the exchange took, as libcurl would report it.
+        public var timing: TransferTiming?
 
         public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
             self.status = status
@@ -110,7 +112,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     public func startRequest(
         _ request: URLRequest,
         progress: @escaping @Sendable (Double) -> Void,
-        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
         if recordsRequests { receivedRequests.append(request) }
         nextID += 1
@@ -119,12 +121,13 @@ public final class FakeNetworkingProvider: NetworkingProvider {
         let deliver: @Sendable (FakeResponse) -> Void = { fake in
             DispatchQueue.global().async {
                 if let error = fake.error {
-                    completion(nil, nil, error)
+                    completion(NetworkResult(error: error, timing: fake.timing))
                     return
                 }
-                let response = HTTPURLResponse(url: url, statusCode: fake.status, httpVersion: "HTTP/1.1", headerFields: fake.headers)
                 progress(0.5)
-                completion(response, fake.body, nil)
+                completion(NetworkResult(
+                    response: HTTPResponseHead(statusCode: fake.status, headers: fake.headers, url: url), body: fake.body,
+                    timing: fake.timing))
             }
         }
         if holdsResponses {

@@ -29,7 +29,19 @@ struct Hammock: AsyncParsableCommand {
     /// The transport every command uses: libcurl directly (see `CurlProvider` for why not URLSession).
     @MainActor
     static func networking() -> any NetworkingProvider {
-        CurlProvider(options: .init(userAgent: "hammock/\(version)"))
+        raiseOpenFileLimit()
+        return CurlProvider(options: .init(userAgent: "hammock/\(version)"))
+    }
+
+    /// Every transfer holds a socket: lift the soft open-file limit (often 1,024) to the hard one
+    /// (up to 65,536), so a thousand endpoints that hang at once are not refused sockets.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, 65_536)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
 

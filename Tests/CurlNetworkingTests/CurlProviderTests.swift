@@ -198,6 +198,67 @@ import Testing
         }
     }
 
+    @Test func hangingRequestsDoNotStarveAHealthyOneOnTheSameHost() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /hang/*") { _ in
+                try await Task.sleep(for: .seconds(60))
+                return HTTPResponse(statusCode: .ok)
+            }
+            await server.appendRoute("GET /health") { _ in HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "text/plain"]), body: Data("UP".utf8)) }
+        }) { _, service in
+            service.configure("/hang/**") { $0.timeout = 40 }
+            let hanging = (0..<40).map { service.resource("/hang/\($0)").load() }
+            try await drainMainQueue(turns: 2)
+            let health = service.resource("/health")
+            // Far inside the hanging requests' 40 s: the healthy one needs a connection of its own.
+            _ = try await health.load().awaitResult(timeout: 10)
+            #expect(health.text == "UP")
+            #expect((health.latestMetrics?.latency ?? 99) < 5)
+            for request in hanging { request.cancel() }
+        }
+    }
+
+    @Test func timeWaitingForASlotIsNeitherLatencyNorTimeout() async throws {
+        try await withServer(options: .init(maxTransfersInFlight: 1), routes: { server in
+            await server.appendRoute("GET /slow") { _ in
+                try await Task.sleep(for: .seconds(1.5))
+                return HTTPResponse(statusCode: .ok, body: Data("slow".utf8))
+            }
+            await server.appendRoute("GET /fast") { _ in HTTPResponse(statusCode: .ok, body: Data("fast".utf8)) }
+        }) { _, service in
+            service.configure("/fast") { $0.timeout = 1 }
+            let clock = SystemClock()
+            let slow = service.resource("/slow").load()
+            let fast = service.resource("/fast")
+            let issued = clock.now
+            _ = try await fast.load().awaitResult()
+            let waited = clock.now - issued
+            #expect(waited >= 1.4, "the one slot was held by /slow")
+            #expect(fast.latestError == nil, "its 1 s timeout starts when it starts, not while it waits")
+            let latency = try #require(fast.latestMetrics?.latency)
+            #expect(latency < waited - 1, "latency \(latency) s is the request's own time, not the \(waited) s since it was issued")
+            #expect(fast.latestMetrics?.timing?.total == latency)
+            _ = try await slow.awaitResult()
+        }
+    }
+
+    @Test func reportsWhereTheTimeWent() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /ok") { _ in HTTPResponse(statusCode: .ok, body: Data("ok".utf8)) }
+            await server.appendRoute("GET /moved") { _ in HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "/ok"])) }
+        }) { _, service in
+            let resource = service.resource("/moved")
+            _ = try await resource.load().awaitResult()
+            let timing = try #require(resource.latestMetrics?.timing)
+            #expect(timing.redirects == 1)
+            #expect(timing.total > 0)
+            let connect = try #require(timing.connect)
+            let firstByte = try #require(timing.firstByte)
+            #expect(connect <= firstByte && firstByte <= timing.total, "phases end in order: \(timing)")
+            #expect(timing.tlsHandshake == nil, "plain http has no TLS phase")
+        }
+    }
+
     @Test func cancellingCompletesAtOnceAndTheProviderCarriesOn() async throws {
         try await withServer(routes: { server in
             await server.appendRoute("GET /hang") { _ in
@@ -226,8 +287,8 @@ import Testing
         }
         var provider: CurlProvider? = CurlProvider()
         let outcome: String = try await awaitCallback("the cancelled completion") { done in
-            _ = provider?.startRequest(URLRequest(url: URL(string: server.url("/hang"))!), progress: { _ in }) { response, _, error in
-                let text = "\(response == nil) \((error as? URLError)?.code == .cancelled)"
+            _ = provider?.startRequest(URLRequest(url: URL(string: server.url("/hang"))!), progress: { _ in }) { result in
+                let text = "\(result.response == nil) \((result.error as? URLError)?.code == .cancelled)"
                 DispatchQueue.main.async { MainActor.assumeIsolated { done(text) } }
             }
             provider = nil
@@ -241,8 +302,8 @@ import Testing
         var request = URLRequest(url: URL(string: "ftp://127.0.0.1/file")!)
         request.timeoutInterval = 5
         let message: String = try await awaitCallback("the failure") { done in
-            _ = provider.startRequest(request, progress: { _ in }) { _, _, error in
-                let text = RequestError(response: nil, content: nil, cause: error).userMessage
+            _ = provider.startRequest(request, progress: { _ in }) { result in
+                let text = RequestError(response: nil, content: nil, cause: result.error).userMessage
                 DispatchQueue.main.async { MainActor.assumeIsolated { done(text) } }
             }
         }
@@ -267,15 +328,15 @@ extension Response {
         do {
             let captured = Witness()
             witness = captured
-            gate = CompletionGate { _, _, _ in
+            gate = CompletionGate { _ in
                 _ = captured
                 calls.withLock { $0 += 1 }
             }
         }
         #expect(witness != nil, "held while the transfer runs")
         #expect(!gate.isComplete)
-        gate.complete(nil, nil, URLError(.cancelled))
-        gate.complete(nil, nil, nil)
+        gate.complete(.failure(URLError(.cancelled)))
+        gate.complete(NetworkResult())
         #expect(calls.withLock { $0 } == 1)
         #expect(gate.isComplete)
         #expect(witness == nil, "a finished transfer keeps nothing of the request alive")

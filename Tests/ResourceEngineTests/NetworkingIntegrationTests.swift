@@ -127,9 +127,11 @@ import Testing
         }) { _, service in
             service.configure("**") { $0.timeout = 0.3 }
             let resource = service.resource("/hang")
-            let start = Date()
+            // The monotonic clock both transports time out by (libcurl's, dispatch's), read in
+            // whole milliseconds by libcurl: allow that much.
+            let start = ContinuousClock.now
             _ = try await resource.load().awaitResult()
-            #expect(Date().timeIntervalSince(start) >= 0.3, "the deadline must not fire early")
+            #expect(ContinuousClock.now - start >= .milliseconds(295), "the deadline must not fire early")
             #expect(resource.latestError?.userMessage == "The request timed out")
             #expect((resource.latestError?.cause as? URLError)?.code == .timedOut)
         }
@@ -145,9 +147,13 @@ import Testing
         }) { _, service in
             service.configure("**") { $0.timeout = 1.5 }
             let resource = service.resource("/drip")
-            let start = Date()
+            // The monotonic clock both transports time out by, read in whole milliseconds by
+            // libcurl: allow that much. The drip itself would take 8 s.
+            let start = ContinuousClock.now
             _ = try await resource.load().awaitResult()
-            #expect(Date().timeIntervalSince(start) >= 1.5, "the deadline must not fire early")
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed >= .milliseconds(1495), "the deadline must not fire early")
+            #expect(elapsed < .seconds(6), "the whole exchange is bounded, however slowly it drips")
             #expect(resource.latestError?.userMessage == "The request timed out")
         }
     }

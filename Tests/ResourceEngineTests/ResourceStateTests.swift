@@ -219,6 +219,26 @@ import Testing
         #expect(h.resource.latestMetrics?.statusCode == 503)
     }
 
+    @Test func latencyIsTheTransportsOwnMeasureNotTheTimeSinceTheRequestWasMade() async throws {
+        var response = FakeNetworkingProvider.FakeResponse.text("ok")
+        response.timing = TransferTiming(connect: 0.001, firstByte: 0.040, total: 0.042)
+        h.network.stub(.get, h.resource.url.absoluteString, response)
+        h.network.holdsResponses = true
+        let load = h.resource.load()
+        h.clock.advance(by: 18)  // queued behind other transfers, say
+        h.network.releaseAll()
+        _ = try await load.awaitResult()
+        #expect(h.resource.latestMetrics?.latency == 0.042)
+        #expect(h.resource.latestMetrics?.timing?.firstByte == 0.040)
+        // Without a transport measure, the engine's clock decides.
+        h.network.stub(.get, h.resource.url.absoluteString, .text("ok"))
+        let again = h.resource.load()
+        h.clock.advance(by: 3)
+        h.network.releaseAll()
+        _ = try await again.awaitResult()
+        #expect(h.resource.latestMetrics?.latency == 3)
+    }
+
     // MARK: loadIfNeeded
 
     @Test func loadIfNeededLoadsWhenThereIsNoData() async throws {

@@ -3,17 +3,18 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The transport seam: sends a `URLRequest` and reports the raw outcome.
+/// The transport seam: sends a `URLRequest` and reports the raw outcome as a `NetworkResult`.
 ///
-/// The engine never talks to the network directly. `URLSessionProvider` is the real one; tests use
-/// `FakeNetworkingProvider` from ResourceEngineTesting. `startRequest` is called on the main actor;
-/// the callbacks may be called on any thread, and `completion` exactly once.
+/// The engine never talks to the network directly. `URLSessionProvider` is the default one,
+/// `CurlProvider` what `hammock` uses; tests use `FakeNetworkingProvider` from
+/// ResourceEngineTesting. `startRequest` is called on the main actor; the callbacks may be called
+/// on any thread, and `completion` exactly once.
 @MainActor
 public protocol NetworkingProvider: AnyObject {
     func startRequest(
         _ request: URLRequest,
         progress: @escaping @Sendable (Double) -> Void,
-        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking
 }
 

@@ -40,7 +40,7 @@ public final class URLSessionProvider: NetworkingProvider {
     public func startRequest(
         _ request: URLRequest,
         progress: @escaping @Sendable (Double) -> Void,
-        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
         let timeout = request.timeoutInterval
         // swift-corelibs-foundation hands libcurl whole seconds (0.3 s becomes "time out now"), so
@@ -76,8 +76,11 @@ final class TransferRegistry: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
         var expected: Int64 = -1
+        var head: HTTPResponseHead? {
+            response.map { HTTPResponseHead(statusCode: $0.statusCode, anyHeaders: $0.allHeaderFields, url: $0.url) }
+        }
         let progress: @Sendable (Double) -> Void
-        let completion: @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        let completion: @Sendable (NetworkResult) -> Void
     }
 
     let maxResponseBytes: Int
@@ -90,7 +93,7 @@ final class TransferRegistry: Sendable {
     func begin(
         _ id: Int,
         progress: @escaping @Sendable (Double) -> Void,
-        completion: @escaping @Sendable (HTTPURLResponse?, Data?, (any Error)?) -> Void
+        completion: @escaping @Sendable (NetworkResult) -> Void
     ) {
         transfers.withLock { $0[id] = Transfer(progress: progress, completion: completion) }
     }
@@ -125,7 +128,7 @@ final class TransferRegistry: Sendable {
     @discardableResult
     func finish(_ id: Int, error: (any Error)?) -> Bool {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
-        transfer.completion(transfer.response, transfer.data, error)
+        transfer.completion(NetworkResult(response: transfer.head, body: transfer.data, error: error))
         return true
     }
 
@@ -133,7 +136,7 @@ final class TransferRegistry: Sendable {
     @discardableResult
     func fail(_ id: Int, with error: any Error) -> Bool {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
-        transfer.completion(error is RequestError.Cause.ResponseTooLarge ? transfer.response : nil, nil, error)
+        transfer.completion(NetworkResult(response: error is RequestError.Cause.ResponseTooLarge ? transfer.head : nil, error: error))
         return true
     }
 

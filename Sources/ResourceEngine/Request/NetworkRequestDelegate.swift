@@ -34,10 +34,9 @@ final class NetworkRequestDelegate: RequestDelegate {
             progress: { progress in
                 MainQueue.async { handler.reportProgress(progress) }
             },
-            completion: { response, data, error in
+            completion: { result in
                 MainQueue.async {
-                    self.handleResponse(
-                        response, data, error, handler: handler, pipeline: pipeline, startedAt: startedAt)
+                    self.handleResponse(result, handler: handler, pipeline: pipeline, startedAt: startedAt)
                 }
             })
     }
@@ -51,14 +50,15 @@ final class NetworkRequestDelegate: RequestDelegate {
     }
 
     private func handleResponse(
-        _ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?,
-        handler: any RequestCompletionHandler, pipeline: Pipeline, startedAt: TimeInterval
+        _ result: NetworkResult, handler: any RequestCompletionHandler, pipeline: Pipeline, startedAt: TimeInterval
     ) {
         let now = resource.service.clock.now
-        var info = interpret(response, data, error, now: now)
+        let response = result.response
+        var info = interpret(response, result.body, result.error, now: now)
+        // The transport's own measure when it has one: time spent queued is not latency.
         info.metrics = TransferMetrics(
-            statusCode: response?.statusCode, latency: max(0, now - startedAt), bodyBytes: data?.count ?? 0,
-            finishedAt: now)
+            statusCode: response?.statusCode, latency: result.timing?.total ?? max(0, now - startedAt),
+            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing)
         guard !handler.willIgnore(info) else { return }
         EngineLog.log(.network, "\(response.map { String($0.statusCode) } ?? "no response") ← \(requestDescription)")
         guard info.isNew, !pipeline.isEmpty else {
@@ -74,7 +74,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         }
     }
 
-    private func interpret(_ response: HTTPURLResponse?, _ data: Data?, _ error: (any Error)?, now: TimeInterval) -> ResponseInfo {
+    private func interpret(_ response: HTTPResponseHead?, _ data: Data?, _ error: (any Error)?, now: TimeInterval) -> ResponseInfo {
         if let error {
             return ResponseInfo(response: .failure(RequestError(response: response, content: data, cause: error, timestamp: now)))
         }

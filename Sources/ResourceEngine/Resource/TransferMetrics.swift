@@ -6,17 +6,21 @@ import Foundation
 public struct TransferMetrics: Sendable, Equatable {
     /// The HTTP status, or nil when no response arrived.
     public var statusCode: Int?
-    /// Seconds from sending the request to having the whole response.
+    /// Seconds the exchange itself took: the transport's own measure when it has one (time queued
+    /// before it started does not count), else from sending the request to having the response.
     public var latency: TimeInterval
     /// The size of the response body in bytes.
     public var bodyBytes: Int
     /// When the exchange finished, on the service's clock.
     public var finishedAt: TimeInterval
+    /// The phases of the exchange, when the transport measures them.
+    public var timing: TransferTiming?
 
-    public init(statusCode: Int?, latency: TimeInterval, bodyBytes: Int, finishedAt: TimeInterval) {
+    public init(statusCode: Int?, latency: TimeInterval, bodyBytes: Int, finishedAt: TimeInterval, timing: TransferTiming? = nil) {
         self.statusCode = statusCode
         self.latency = latency
         self.bodyBytes = bodyBytes
         self.finishedAt = finishedAt
+        self.timing = timing
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The head of an HTTP response as a transport received it: status, headers, final URL.
+///
+/// The engine's own shape, so a transport builds it straight from what it read (libcurl's header
+/// lines) without a Foundation `HTTPURLResponse` per request.
+public struct HTTPResponseHead: Sendable, Equatable {
+    public var statusCode: Int
+    /// Header fields with lower-cased names; a repeated header's values joined with ", ".
+    public var headers: [String: String]
+    /// The URL that answered (after redirects), if the transport knows it.
+    public var url: URL?
+
+    public init(statusCode: Int, headers: [String: String] = [:], url: URL? = nil) {
+        self.statusCode = statusCode
+        var lowered: [String: String] = [:]
+        for (name, value) in headers {
+            let key = name.lowercased()
+            lowered[key] = lowered[key].map { "\($0), \(value)" } ?? value
+        }
+        self.headers = lowered
+        self.url = url
+    }
+
+    /// The headers of an `HTTPURLResponse` (what URLSession hands back).
+    public init(statusCode: Int, anyHeaders: [AnyHashable: Any], url: URL?) {
+        var headers: [String: String] = [:]
+        for (key, value) in anyHeaders { headers[String(describing: key)] = String(describing: value) }
+        self.init(statusCode: statusCode, headers: headers, url: url)
+    }
+}
+
+/// Where the time of one exchange went, in seconds from its start, as libcurl measures it: each
+/// phase ends at the given offset (DNS, TCP connect, TLS handshake, first response byte, done).
+///
+/// Time a request spent waiting before the transport started it is not in here; `total` is the
+/// exchange's own time, which is what a pane reports as its latency.
+public struct TransferTiming: Sendable, Equatable {
+    public var nameLookup: TimeInterval?
+    public var connect: TimeInterval?
+    public var tlsHandshake: TimeInterval?
+    public var firstByte: TimeInterval?
+    public var total: TimeInterval
+    /// Redirects followed on the way.
+    public var redirects: Int
+
+    public init(
+        nameLookup: TimeInterval? = nil, connect: TimeInterval? = nil, tlsHandshake: TimeInterval? = nil,
+        firstByte: TimeInterval? = nil, total: TimeInterval, redirects: Int = 0
+    ) {
+        self.nameLookup = nameLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.firstByte = firstByte
+        self.total = total
+        self.redirects = redirects
+    }
+}
+
+/// Everything a transport reports for one request: the response head and body (when a response
+/// arrived), the error (when it failed), and the timing (when the transport measures it).
+public struct NetworkResult: Sendable {
+    public var response: HTTPResponseHead?
+    public var body: Data?
+    public var error: (any Error)?
+    public var timing: TransferTiming?
+
+    public init(response: HTTPResponseHead? = nil, body: Data? = nil, error: (any Error)? = nil, timing: TransferTiming? = nil) {
+        self.response = response
+        self.body = body
+        self.error = error
+        self.timing = timing
+    }
+
+    /// A failure with no response.
+    public static func failure(_ error: any Error) -> NetworkResult {
+        NetworkResult(error: error)
+    }
+}
