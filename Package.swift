@@ -56,7 +56,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI"],
+            dependencies: [
+                "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI", "CurlNetworking",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             swiftSettings: strict),
         .systemLibrary(
             name: "CNCursesW", path: "Modules/CNCursesW",

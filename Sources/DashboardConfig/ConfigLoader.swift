@@ -135,7 +135,9 @@ public enum ConfigLoader {
             switch entry.key {
             case "baseURL":
                 guard let url = reader.interpolated(entry.value, "service.baseURL") else { continue }
-                if let parsed = URL(string: url.value), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil {
+                if let problem = WrittenURL.problem(in: url.value) {
+                    reader.problem(at: entry.value, "service.baseURL \"\(url.display)\" \(problem)")
+                } else if isHTTPURL(url.value) {
                     spec.baseURL = url
                 } else {
                     reader.problem(at: entry.value, "service.baseURL \"\(url.display)\" is not an http or https URL")
@@ -339,6 +341,12 @@ public enum ConfigLoader {
         }
     }
 
+    /// True for an http(s) URL with a host, as written (escapes and all) once what cannot travel is encoded.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: WrittenURL.encodingWhatCannotTravel(text)), let scheme = url.scheme?.lowercased() else { return false }
+        return ["http", "https"].contains(scheme) && !(url.host ?? "").isEmpty
+    }
+
     static func readPane(_ node: Node, service: ServiceSpec, reader: inout NodeReader) -> PaneSpec? {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
         reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
@@ -358,11 +366,14 @@ public enum ConfigLoader {
         if let entry = value("resource") {
             if let text = reader.interpolated(entry.value, "resource") {
                 resource = text
-                let absolute = URL(string: text.value).flatMap(\.scheme).map { ["http", "https"].contains($0.lowercased()) } ?? false
-                if text.value.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil, !absolute {
+                let isAbsolute = WrittenURL.isAbsolute(text.value)
+                if let problem = WrittenURL.problem(in: text.value) {
+                    reader.problem(at: entry.value, "resource \"\(text.display)\" \(problem)")
+                    ok = false
+                } else if isAbsolute, !isHTTPURL(text.value) {
                     reader.problem(at: entry.value, "resource \"\(text.display)\" must be a path or an http(s) URL")
                     ok = false
-                } else if !absolute, service.baseURL == nil {
+                } else if !isAbsolute, service.baseURL == nil {
                     reader.problem(at: entry.value, "resource \"\(text.display)\" is a path, so service.baseURL is needed")
                     ok = false
                 }
@@ -396,7 +407,7 @@ public enum ConfigLoader {
                 ok = false
             }
         }
-        var every: TimeInterval = 5
+        var every: TimeInterval?
         if let entry = value("every") {
             if let seconds = reader.duration(entry.value, "every", minimum: minimumEvery) { every = seconds } else { ok = false }
         }

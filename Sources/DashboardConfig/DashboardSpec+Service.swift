@@ -73,17 +73,43 @@ extension DashboardSpec {
         }
     }
 
-    /// The resource a pane watches, with its params.
+    /// The URL a pane requests, as written (see `WrittenURL`): its path under the base URL, or its
+    /// absolute URL, with its params appended.
+    public func url(for pane: PaneSpec) -> String? {
+        WrittenURL.absolute(
+            base: service.baseURL?.value, written: pane.resource.value, params: pane.params.map { ($0.name, $0.value.value) })
+    }
+
+    /// The URL a pane requests with every secret as written (`${TOKEN}`), for display and logs.
+    public func displayURL(for pane: PaneSpec) -> String {
+        WrittenURL.absolute(
+            base: service.baseURL?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
+            encoding: false) ?? pane.resource.display
+    }
+
+    /// How often the dashboard refreshes a pane that does not say (`every:`): the `expiration`
+    /// its URL is configured with, else this.
+    public static let defaultRefreshInterval: TimeInterval = 5
+
+    /// Seconds between a pane's refreshes: its `every`, else the `expiration` that applies to its
+    /// URL (the service's, then every matching `configure` block for GET in file order, as the
+    /// engine would apply them), else `defaultRefreshInterval`.
+    public func refreshInterval(for pane: PaneSpec) -> TimeInterval {
+        if let every = pane.every { return every }
+        var interval = service.expiration ?? Self.defaultRefreshInterval
+        guard let url = url(for: pane).flatMap(URL.init(string:)) else { return interval }
+        let base = service.baseURL.flatMap { URL(string: $0.value) }
+        for block in configure where block.expiration != nil && (block.methods?.contains(.get) ?? true) {
+            if block.pattern.configurationPattern(baseURL: base)(url) { interval = block.expiration! }
+        }
+        return interval
+    }
+
+    /// The resource a pane watches: its URL as written, and its own load request when it is more
+    /// than a GET (so panes sending different requests never share a state).
     @MainActor
     public func resource(for pane: PaneSpec, in service: Service) -> Resource {
-        let text = pane.resource.value
-        var resource =
-            text.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil
-            ? service.resource(absoluteURL: text) : service.resource(text)
-        if !pane.params.isEmpty {
-            resource = resource.withParams(Dictionary(pane.params.map { ($0.name, Optional($0.value.value)) }, uniquingKeysWith: { $1 }))
-        }
-        return resource
+        service.resource(absoluteURL: url(for: pane)).withLoadRequest(pane.loadRequest)
     }
 
     /// The spec as text with every secret redacted, for `hammock check` and logs.
@@ -98,7 +124,7 @@ extension DashboardSpec {
             lines.append(parts.joined(separator: " "))
         }
         for pane in panes {
-            lines.append("  pane \"\(pane.title)\": \(pane.method.httpName) \(pane.resource.display) every \(DurationText.format(pane.every)) as \(pane.show.rawValue)")
+            lines.append("  pane \"\(pane.title)\": \(pane.method.httpName) \(displayURL(for: pane)) every \(DurationText.format(refreshInterval(for: pane))) as \(pane.show.rawValue)")
         }
         return lines.joined(separator: "\n")
     }

@@ -71,7 +71,7 @@ import Testing
     @Test func pipelinesShapeResponses() async throws {
         let (service, network, spec) = try makeService()
         let orders = spec.resource(for: spec.panes[0], in: service)
-        #expect(orders.url.absoluteString == "https://api.example.test/v2/orders/open?limit=5&state=open")
+        #expect(orders.url.absoluteString == "https://api.example.test/v2/orders/open?state=open&limit=5", "params in file order, as written")
         network.stub(.get, orders.url.absoluteString, .json(#"{"items":[{"id":1,"total":5}],"page":1}"#))
         _ = try await orders.load().awaitResult()
         #expect(orders.json == [["id": 1, "total": 5]])

@@ -111,7 +111,7 @@ let configDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
               header Cookie: ‹redacted›
               header Accept: application/json
               configure /admin/** X-Admin-Secret: ${ADMIN_SECRET:-dev}
-              pane "Health": GET /health every 5s as json
+              pane "Health": GET https://${HOST}/v2/health every 5s as json
             """)
         for secret in ["tok-9f8e7d", "literal-key-123", "session=abc", "api.example.com"] {
             #expect(!summary.contains(secret))

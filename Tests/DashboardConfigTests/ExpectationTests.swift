@@ -29,9 +29,14 @@ import Testing
     @Test func failuresSayWhatWasExpectedAndWhatCame() throws {
         #expect(try check("latency < 300ms") == "expected latency < 300ms, got 412 ms")
         #expect(try check("status == 201") == "expected status == 201, got 200")
-        #expect(try check("body.status == DOWN") == "expected body.status == DOWN, got UP")
+        #expect(try check("body.status == DOWN") == #"expected body.status == DOWN, got "UP""#)
         #expect(try check("body.items.count > 5") == "expected body.items.count > 5, got 3")
-        #expect(try check("body.status > 3") == "expected body.status > 3, got UP")
+        #expect(try check("body.status > 3") == #"expected body.status > 3, got "UP""#)
+        // etcd's /health answers {"health":"true"}: a string, which the message must not show as a boolean.
+        let etcd = Expectation.Observation(statusCode: 200, latency: 0.01, body: ["health": "true"], headers: [:])
+        #expect(try Expectation("body.health == true").failure(in: etcd) == #"expected body.health == true, got "true""#)
+        #expect(try check("body.ok == false") == "expected body.ok == false, got true")
+        #expect(try check("header.x-region == us") == #"expected header.x-region == us, got "eu-west""#)
         #expect(try check("body.missing == 1") == #"expected body.missing == 1, but body.missing: no member "missing" at the top level"#)
         #expect(try check("body.items[7] == 1") == "expected body.items[7] == 1, but body.items[7]: index 7 out of range at items (3 items)")
         #expect(try check("header.etag == x") == "expected header.etag == x, but there is no etag header")

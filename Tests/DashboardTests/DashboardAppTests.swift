@@ -255,10 +255,10 @@ let shopConfig = """
 
     @Test func backgroundFramesAreRateLimitedButKeysDrawAtOnce() async throws {
         let h = try DashboardHarness(shopConfig, columns: 90, rows: 14, minimumFrameInterval: 60)
-        h.stub("health", .json("{}"))
+        h.stub("health", .json(#"{"status":"UP"}"#))
         h.stub("orders", .json("[]"))
         h.stub("payments", .json("{}"))
-        h.stub("users", .json("{}"))
+        h.stub("users", .json(#"{"count":1}"#))
         h.app.start()
         try await drainMainQueue(turns: 2)
         #expect(h.app.framesDrawn == 1, "the first frame is not delayed")

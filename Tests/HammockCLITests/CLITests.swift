@@ -157,7 +157,7 @@ import Testing
         let outcome = try await hammock(["snapshot", path, "--json"])
         #expect(outcome.status == 1)
         let json = try JSONParser.parse(outcome.output)
-        #expect(json["panes"]?[0]?["unmet"] == "expected body.version == 2.0.0, got 1.4.2")
+        #expect(json["panes"]?[0]?["unmet"] == #"expected body.version == 2.0.0, got "1.4.2""#)
         #expect(json["panes"]?[0]?["expectations"]?[0]?["ok"] == true)
         #expect(json["panes"]?[0]?["expectations"]?[1]?["ok"] == false)
         let events = try await hammock(["events", path, "--count", "3"])

@@ -63,6 +63,13 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
             "┌ Open orde… ─ 503 ┐",
             "└──────────────────┘",
         ])
+        // The right title is the state: the left gives way first, down to a few cells.
+        #expect(render(Block(title: "Payment gateway", rightTitle: "no response · error"), width: 30, height: 1) == [
+            "┌ Pay… ─ no response · error ┐"
+        ])
+        #expect(render(Block(title: "Payment gateway", rightTitle: "no response · error"), width: 20, height: 1) == [
+            "┌ P… ─ no respons… ┐"
+        ])
         #expect(render(Block(title: "Tiny"), width: 4, height: 2) == ["┌──┐", "└──┘"])
     }
 

@@ -67,7 +67,7 @@ extension DashboardApp {
         case .character("q"): quit(0)
         case .character("r"): selectedPane?.reload()
         case .character("t"): selectedPane?.retry()
-        case .character("R"): for pane in panes { pane.reload() }
+        case .character("R"): reloadAll()
         case .character("p"): isPaused.toggle()
         case .character("s"):
             let current = selectedPane

@@ -58,13 +58,18 @@ extension DashboardApp {
             if pane.resource.isLoading { counts.loading += 1 }
         }
         let file = URL(fileURLWithPath: spec.file).lastPathComponent
-        var left = " \(spec.title) · \(file) · \(panes.count) pane\(panes.count == 1 ? "" : "s")  ✓\(counts.ok) ✗\(counts.failing)"
-        if counts.unmet > 0 { left += " ⚠\(counts.unmet)" }
-        left += " ⟳\(counts.loading)"
-        if isPaused { left += "  ⏸ paused" }
-        if !filter.isEmpty || mode == .filtering { left += "  /\(filter)" }
-        if sortFailingFirst { left += "  failing first" }
+        var state = "✓\(counts.ok) ✗\(counts.failing)"
+        if counts.unmet > 0 { state += " ⚠\(counts.unmet)" }
+        state += " ⟳\(counts.loading)"
+        if isPaused { state += "  ⏸ paused" }
+        if !filter.isEmpty || mode == .filtering { state += "  /\(filter)" }
+        if sortFailingFirst { state += "  failing first" }
+        let count = "\(panes.count) pane\(panes.count == 1 ? "" : "s")"
+        // Narrowing drops the file name, then the title, then the clock: the counts stay.
+        let lefts = [" \(spec.title) · \(file) · \(count)  \(state)", " \(spec.title) · \(count)  \(state)", " \(state)"]
         let right = "\(Formatting.clock(clock.now, timeZone: timeZone, seconds: false))   ? help "
+        let rightWidth = DisplayWidth.of(right) + 1
+        let left = lefts.first { DisplayWidth.of($0) + rightWidth <= area.width } ?? lefts.last!
         StatusBar(left: left, right: right, style: Style().reversed).render(into: area, buffer: &buffer)
     }
 
@@ -145,8 +150,8 @@ extension DashboardApp {
     /// A one-line summary: status, latency, and the data or the error.
     private func summary(of pane: Pane) -> String {
         var parts = [statusText(for: pane)]
-        if let error = pane.resource.latestError {
-            parts.append(error.userMessage)
+        if let failure = pane.failure {
+            parts.append(failure)
         } else if let unmet = pane.unmetExpectation {
             parts.append(unmet)
         } else if let content = pane.content {
@@ -161,27 +166,40 @@ extension DashboardApp {
 
     /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
     func statusText(for pane: Pane) -> String {
+        statusTexts(for: pane)[0]
+    }
+
+    /// The title bar's text from longest to shortest: narrowing drops the latency, then the
+    /// status code; the state (error, unmet, the data's age) and the spinner stay to the last.
+    func statusTexts(for pane: Pane) -> [String] {
         let resource = pane.resource
-        var parts: [String] = []
+        var code: String?
+        var latency: String?
         if let metrics = resource.latestMetrics {
-            parts.append(metrics.statusCode.map(String.init) ?? "no response")
-            parts.append(Formatting.latency(metrics.latency))
+            code = metrics.statusCode.map(String.init) ?? "no response"
+            latency = Formatting.latency(metrics.latency)
         }
+        var state: String?
         // Data with no exchange behind it in this run came from the persistent cache.
         if resource.latestMetrics == nil, let data = resource.latestData, resource.latestError == nil {
-            parts.append("cached " + Formatting.age(max(0, clock.now - data.timestamp)))
-        } else if resource.latestError != nil {
-            parts.append("error")
+            state = "cached " + Formatting.age(max(0, clock.now - data.timestamp))
+        } else if pane.health == .failing {
+            state = "error"
         } else if pane.unmetExpectation != nil {
-            parts.append("⚠ unmet")
-        } else if let data = resource.latestData {
-            parts.append(Formatting.age(max(0, clock.now - data.timestamp)))
+            state = "⚠ unmet"
+        } else if let entity = pane.shownEntity {
+            state = Formatting.age(max(0, clock.now - entity.timestamp))
         }
-        if resource.isLoading {
-            parts.append((parts.isEmpty ? "loading " : "") + Spinner(tick: spinnerTick).symbol)
+        var spinner: String?
+        if resource.isLoading { spinner = (code == nil && state == nil ? "loading " : "") + Spinner(tick: spinnerTick).symbol }
+        if code == nil, state == nil, spinner == nil { state = isPaused ? "paused" : "waiting" }
+        let variants = [[code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
+        var texts: [String] = []
+        for variant in variants {
+            let text = variant.compactMap { $0 }.joined(separator: " · ")
+            if texts.last != text { texts.append(text) }
         }
-        if parts.isEmpty { parts.append(isPaused ? "paused" : "waiting") }
-        return parts.joined(separator: " · ")
+        return texts
     }
 
     private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
@@ -190,8 +208,13 @@ extension DashboardApp {
         if health == .failing { border = border.fg(.red) }
         if health == .unmet { border = border.fg(.yellow) }
         if selected { border = border.fg(health == .failing ? .red : health == .unmet ? .yellow : .cyan).bolded }
+        let title = (selected && !zoomed ? "▸ " : "") + pane.spec.title
+        // The longest status that leaves the title a few cells; the title gives way first.
+        let room = area.width - 2 - min(DisplayWidth.of(title) + 2, 4) - 1
+        let texts = statusTexts(for: pane)
+        let status = texts.first { DisplayWidth.of($0) + 2 <= room } ?? texts[texts.count - 1]
         let block = Block(
-            title: (selected && !zoomed ? "▸ " : "") + pane.spec.title, rightTitle: statusText(for: pane), borderStyle: border,
+            title: title, rightTitle: status, borderStyle: border,
             titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
             rightTitleStyle: health == .failing ? Style().fg(.red) : health == .unmet ? Style().fg(.yellow) : Style().dimmed)
         block.render(into: area, buffer: &buffer)
@@ -220,7 +243,16 @@ extension DashboardApp {
             }
             inner.height -= lines.count
         }
-        switch pane.overlay.state {
+        // A failing pane that still shows its older data (an overlay like [anyData, …]) says
+        // so at the bottom: what failed and how old the data is.
+        if pane.health == .failing, case .success = overlayState(of: pane), let data = pane.resource.latestData, inner.height >= 2 {
+            let age = max(0, clock.now - data.timestamp)
+            let status = pane.errorIsExpected ? nil : pane.resource.latestError?.httpStatusCode
+            let line = "✗ " + (status.map { "\($0) · " } ?? "") + (pane.failure ?? "failing") + " · data from " + (age < 1 ? "just now" : Formatting.age(age))
+            buffer.setString(x: inner.x, y: inner.bottom - 1, DisplayWidth.truncate(line, to: inner.width), style: Style().fg(.red))
+            inner.height -= 1
+        }
+        switch overlayState(of: pane) {
         case .loading:
             let line = "\(Spinner(tick: spinnerTick).symbol) Loading…"
             Paragraph(line, style: Style().fg(.yellow), alignment: .center).render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
@@ -234,6 +266,14 @@ extension DashboardApp {
                     .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
             }
         }
+    }
+
+    /// The overlay's state, except that an error status the pane's expectations ask for is data
+    /// to show, not an error.
+    private func overlayState(of pane: Pane) -> StatusOverlay.State {
+        let state = pane.overlay.state
+        if case .error = state, pane.errorIsExpected { return .success }
+        return state
     }
 
     /// "Unable to load data.", the message (wrapped to the room there is), "[t] Try again" and

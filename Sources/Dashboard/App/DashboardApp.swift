@@ -45,11 +45,15 @@ public final class DashboardApp {
     public internal(set) var mode: Mode = .normal
     public internal(set) var filter = ""
     public internal(set) var sortFailingFirst = false
-    public internal(set) var isPaused = false
+    /// While paused nothing refreshes on its own; resuming refreshes whatever has fallen due.
+    public internal(set) var isPaused = false {
+        didSet { if oldValue, !isPaused { for pane in panes { updateCadence(of: pane) } } }
+    }
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()
-    /// Recent probes by resource URL, shared by the panes showing that resource.
+    /// Recent probes by resource identity (its URL, and its load request when it has one),
+    /// shared by the panes showing that resource.
     public private(set) var histories: [String: ProbeHistory] = [:]
     /// Where histories are kept across runs; nil for nowhere.
     let historyStore: HistoryStore?
@@ -81,8 +85,16 @@ public final class DashboardApp {
         var panes: [Pane] = []
         var titles: [String] = []
         var url = ""
+        var method = "GET"
+        var identity = ""
         var historyCapacity = 0
+        /// When the latest load of the resource started, in this run (the panes' cadence counts from it).
+        var lastRequested: TimeInterval?
     }
+
+    /// Loads due this close to now start now: the real scheduler runs actions due within its
+    /// batch window (50 ms) together.
+    static let cadenceSlack: TimeInterval = 0.06
 
     private final class EventOwner {}
 
@@ -115,8 +127,9 @@ public final class DashboardApp {
         started = true
         buildPanes()
         if histories.isEmpty, let historyStore {
-            histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.url.absoluteString))
+            histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.identity))
         }
+        for pane in panes { updateCadence(of: pane) }
         scheduleTick()
         requestFrame(urgent: true)
     }
@@ -135,37 +148,37 @@ public final class DashboardApp {
 
     private func buildPanes() {
         var seen: [ObjectIdentifier: Resource] = [:]
+        panesByResource = [:]
         panes = spec.panes.map { paneSpec in
             let resource = spec.resource(for: paneSpec, in: service)
-            seen[ObjectIdentifier(resource)] = resource
-            return Pane(spec: paneSpec, resource: resource) { [weak self] in self?.send(.resourceChanged) }
-        }
-        panesByResource = [:]
-        for pane in panes {
-            var entry = panesByResource[ObjectIdentifier(pane.resource)] ?? ResourcePanes(url: pane.resource.url.absoluteString)
-            entry.panes.append(pane)
-            entry.titles.append(pane.spec.title)
-            entry.historyCapacity = max(entry.historyCapacity, pane.spec.history)
-            panesByResource[ObjectIdentifier(pane.resource)] = entry
+            let id = ObjectIdentifier(resource)
+            let pane = Pane(spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec)) { [weak self] in
+                self?.send(.resourceChanged)
+            }
+            if seen.updateValue(resource, forKey: id) == nil {
+                panesByResource[id] = ResourcePanes(
+                    url: resource.url.absoluteString, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
+            }
+            panesByResource[id]!.panes.append(pane)
+            panesByResource[id]!.titles.append(paneSpec.title)
+            panesByResource[id]!.historyCapacity = max(panesByResource[id]!.historyCapacity, paneSpec.history)
+            return pane
         }
         for resource in seen.values {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
         }
-        for pane in panes {
-            pane.startCadence(scheduler: scheduler) { [weak self] in self?.isPaused ?? true }
-        }
     }
 
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
-        recordProbe(event, on: resource)
-        defer { checkExpectations(after: event, on: resource) }
+        let id = ObjectIdentifier(resource)
+        if event == .requested { panesByResource[id]?.lastRequested = clock.now }
+        let shown = panesByResource[id]
         let finished = event != .requested
-        let shown = panesByResource[ObjectIdentifier(resource)]
         let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? resource.url.absoluteString,
+            time: clock.now, url: shown?.url ?? resource.url.absoluteString, method: shown?.method ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,
             statusCode: finished ? resource.latestMetrics?.statusCode : nil,
@@ -173,41 +186,87 @@ public final class DashboardApp {
             message: event == .error ? resource.latestError?.userMessage : nil)
         eventLog.append(entry)
         onEvent?(entry)
+        evaluatePanes(after: event, on: resource)
+        recordProbe(event, on: resource)
+        for pane in shown?.panes ?? [] { updateCadence(of: pane) }
         send(.resourceChanged)
     }
 
-    /// A finished network load (new data, 304 or error) becomes a probe in the resource's history.
+    /// A finished network load (new data, 304 or error) becomes a probe in the resource's history;
+    /// it worked unless a pane showing the resource now fails (an error status that expectations
+    /// ask for is a pane working).
     private func recordProbe(_ event: ResourceEvent, on resource: Resource) {
         switch event {
         case .newData(.network), .notModified, .error: break
         default: return
         }
         guard let metrics = resource.latestMetrics, let shown = panesByResource[ObjectIdentifier(resource)] else { return }
-        let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: event != .error)
-        histories[shown.url, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
+        let ok = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
+        let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok)
+        histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
     }
 
-    /// Re-checks the expectations of the panes showing `resource` after a finished load, and
-    /// logs `ExpectationFailed` / `ExpectationsMet` when a pane's verdict changes.
-    private func checkExpectations(after event: ResourceEvent, on resource: Resource) {
+    /// Re-checks the expectations and the content of the panes showing `resource` after a
+    /// finished load, and logs `ExpectationFailed` / `ExpectationsMet` and `ContentFailed` /
+    /// `ContentRecovered` when a pane's verdict changes.
+    private func evaluatePanes(after event: ResourceEvent, on resource: Resource) {
         switch event {
-        case .newData(.network), .notModified, .error: break
+        case .newData, .notModified, .error: break
         default: return
         }
-        for pane in panesByResource[ObjectIdentifier(resource)]?.panes ?? [] where pane.evaluateExpectations() {
-            let entry = EventLog.Entry(
-                time: clock.now, url: resource.url.absoluteString, panes: [pane.spec.title],
-                event: pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed",
-                statusCode: resource.latestMetrics?.statusCode, latency: resource.latestMetrics?.latency,
-                message: pane.unmetExpectation)
-            eventLog.append(entry)
-            onEvent?(entry)
+        guard let shown = panesByResource[ObjectIdentifier(resource)] else { return }
+        for pane in shown.panes {
+            let changed = pane.evaluate()
+            if changed.expectations {
+                log(pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", pane: pane, in: shown, message: pane.unmetExpectation)
+            }
+            if changed.content {
+                log(pane.contentProblem == nil ? "ContentRecovered" : "ContentFailed", pane: pane, in: shown, message: pane.contentProblem)
+            }
         }
+    }
+
+    private func log(_ event: String, pane: Pane, in shown: ResourcePanes, message: String?) {
+        let metrics = pane.resource.latestMetrics
+        let entry = EventLog.Entry(
+            time: clock.now, url: shown.url, method: shown.method, panes: [pane.spec.title], event: event,
+            statusCode: metrics?.statusCode, latency: metrics?.latency, message: message)
+        eventLog.append(entry)
+        onEvent?(entry)
     }
 
     /// The probes of the resource a pane shows.
     public func history(for pane: Pane) -> ProbeHistory? {
-        histories[pane.resource.url.absoluteString]
+        histories[pane.resource.identity]
+    }
+
+    // MARK: Cadence
+
+    /// Loads the pane's resource if it is due (and nothing pauses or already loads it), else
+    /// sets the pane's timer for when it will be.
+    func updateCadence(of pane: Pane) {
+        guard started, !isPaused else { return pane.cancelCadence() }
+        let now = clock.now
+        let lastRequested = panesByResource[ObjectIdentifier(pane.resource)]?.lastRequested
+        guard let due = pane.nextLoadDue(lastRequested: lastRequested, now: now) else { return pane.cancelCadence() }
+        if due <= now + Self.cadenceSlack {
+            pane.cancelCadence()
+            // Reports `requested` at once, which brings every pane of the resource back here.
+            pane.resource.load()
+        } else {
+            pane.scheduleCadence(at: due, now: now, scheduler: scheduler) { [weak self, weak pane] in
+                if let self, let pane { self.updateCadence(of: pane) }
+            }
+        }
+    }
+
+    /// Reloads every resource once, as a key press (`R`).
+    func reloadAll() {
+        for shown in panesByResource.values {
+            guard let first = shown.panes.first else { continue }
+            let request = first.reload()
+            for pane in shown.panes.dropFirst() { pane.overlay.trackManualLoad(request) }
+        }
     }
 
     // MARK: Messages
@@ -220,7 +279,6 @@ public final class DashboardApp {
         case .resized:
             requestFrame(urgent: true)
         case .resourceChanged:
-            clampSelection()
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
             // even if the screen was idle and the next tick was a minute away.
             if tickAction != nil, tickDue - clock.now > 0.2 { scheduleTick(after: 0.2) }
@@ -243,8 +301,8 @@ public final class DashboardApp {
             service = makeService(newSpec)
             statusMessage = nil
             start()
-            // Histories continue for URLs still shown; the rest go.
-            let shown = Set(panes.map { $0.resource.url.absoluteString })
+            // Histories continue for requests still shown; the rest go.
+            let shown = Set(panes.map { $0.resource.identity })
             histories = histories.filter { shown.contains($0.key) }
             if let title = selectedTitle, let index = visiblePanes.firstIndex(where: { $0.spec.title == title }) {
                 selection = index

@@ -6,6 +6,8 @@ public struct EventLog: Sendable {
     public struct Entry: Sendable, Equatable {
         public let time: TimeInterval
         public let url: String
+        /// The method the resource is loaded with (GET, or its load request's).
+        public let method: String
         /// The titles of the panes showing this resource.
         public let panes: [String]
         public let event: String

@@ -8,6 +8,7 @@ public enum EventLine {
         var object: JSONObject = [
             "time": .string(timestamp(entry.time)),
             "resource": .string(entry.url),
+            "method": .string(entry.method),
             "event": .string(entry.event),
         ]
         if let status = entry.statusCode { object["status"] = .int(status) }

@@ -41,6 +41,7 @@ public enum Snapshot {
         return Result(lines: lines, json: json, ok: ok)
     }
 
+    /// Every pane has every key, whatever its state, so scripts can rely on the shape.
     private static func describe(_ pane: Pane) -> JSON {
         let resource = pane.resource
         var object: JSONObject = [
@@ -48,25 +49,32 @@ public enum Snapshot {
             "url": .string(resource.url.absoluteString),
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.health == .ok),
+            "state": .string(Snapshot.stateName(pane.health)),
         ]
-        if !pane.spec.expect.isEmpty {
-            object["expectations"] = .array(pane.spec.expect.map { expectation in
-                let failed = pane.unmetExpectation?.hasPrefix("expected \(expectation.text),") == true
-                return .object(["expect": .string(expectation.text), "ok": .bool(!failed && resource.latestError == nil)])
-            })
-            object["unmet"] = pane.unmetExpectation.map(JSON.string) ?? .null
-        }
+        let failing = pane.health == .failing
+        object["expectations"] = .array(pane.spec.expect.map { expectation in
+            let failed = pane.unmetExpectation?.hasPrefix("expected \(expectation.text),") == true
+            return .object(["expect": .string(expectation.text), "ok": .bool(!failed && !failing && pane.shownEntity != nil)])
+        })
+        object["unmet"] = pane.unmetExpectation.map(JSON.string) ?? .null
         object["status"] = resource.latestMetrics?.statusCode.map(JSON.int) ?? .null
         object["latencyMs"] = resource.latestMetrics.map { .int(Int(($0.latency * 1000).rounded())) } ?? .null
-        object["error"] = resource.latestError.map { .string($0.userMessage) } ?? .null
-        if let content = pane.content {
-            switch content.selected {
-            case .success(let value): object["data"] = value
-            case .failure(let error): object["data"] = .null; object["error"] = .string(error.message)
-            }
+        object["error"] = pane.failure.map(JSON.string) ?? .null
+        if let content = pane.content, case .success(let value) = content.selected {
+            object["data"] = value
         } else {
             object["data"] = .null
         }
         return .object(object)
+    }
+
+    static func stateName(_ health: Pane.Health) -> String {
+        switch health {
+        case .ok: "ok"
+        case .failing: "failing"
+        case .unmet: "unmet"
+        case .loading: "loading"
+        case .waiting: "waiting"
+        }
     }
 }

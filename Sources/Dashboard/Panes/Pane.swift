@@ -2,7 +2,7 @@ import DashboardConfig
 import Foundation
 import ResourceEngine
 
-/// One pane: a spec, the resource it watches, and its status overlay.
+/// One pane: a spec, the resource it watches, its status overlay and its verdict.
 ///
 /// Registers as an observer of its resource, owned by the pane itself, so when the pane goes away
 /// (quit, config reload) its observers go with it. Renders from the resource's state only.
@@ -10,9 +10,10 @@ import ResourceEngine
 public final class Pane {
     /// How the header counts a pane.
     public enum Health: Equatable, Sendable {
-        /// Data, no error, every expectation met.
+        /// It shows what it should: data (or an error status its expectations ask for), nothing
+        /// failed on the way, every expectation met.
         case ok
-        /// The latest load failed.
+        /// The latest load failed, or its data cannot be shown as the pane says (see `failure`).
         case failing
         /// The data arrived but an expectation does not hold (see `unmetExpectation`).
         case unmet
@@ -22,80 +23,93 @@ public final class Pane {
     public let spec: PaneSpec
     public let resource: Resource
     public let overlay: StatusOverlay
+    /// Seconds between refreshes, start to start (`every`, else the configured expiration).
+    public let every: TimeInterval
     /// Lines scrolled in zoom.
     public var scroll = 0
     /// Why the latest response misses an expectation, or nil when all hold.
     public internal(set) var unmetExpectation: String?
-    private var cadence: ScheduledAction?
+    /// Why the data cannot be shown as the pane says (a `select` path that is missing, a table
+    /// over something that is not a list), or nil.
+    public internal(set) var contentProblem: String?
+    /// The refresh waiting to run, and when it is due on the engine clock.
+    var cadence: ScheduledAction?
+    var cadenceDue: TimeInterval?
     private var cachedContent: PaneContent?
 
     /// Starts observing `resource`; `onChange` is called after every event and overlay change.
-    public init(spec: PaneSpec, resource: Resource, onChange: @escaping @MainActor () -> Void) {
+    public init(spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, onChange: @escaping @MainActor () -> Void) {
         self.spec = spec
         self.resource = resource
+        self.every = every ?? spec.every ?? DashboardSpec.defaultRefreshInterval
         overlay = StatusOverlay(displayPriority: spec.overlay ?? StatusOverlay.dashboardDefault)
         overlay.onChange = onChange
         overlay.onEvent = { [weak self] _, event in
-            if case .newData = event { self?.cachedContent = nil }
+            switch event {
+            case .newData, .error: self?.cachedContent = nil
+            default: break
+            }
         }
         resource.addObserver(overlay, owner: self)
     }
 
-    /// What the pane shows of its resource's latest data; built once per new data.
+    /// Stops observing and stops the refresh timer.
+    public func detach() {
+        cancelCadence()
+        resource.removeObservers(ownedBy: self)
+    }
+
+    // MARK: Verdict
+
+    /// True when the latest load failed with an HTTP status and this pane's expectations speak
+    /// about the status: then they, not the status, decide ("status == 401" on a 401 is working).
+    public var errorIsExpected: Bool {
+        spec.expectsStatus && resource.latestError?.httpStatusCode != nil
+    }
+
+    /// What the pane shows: the latest data, or the body of an error response its expectations
+    /// asked for.
+    public var shownEntity: Entity? {
+        if errorIsExpected, let error = resource.latestError {
+            return error.entity ?? Entity(content: "", timestamp: error.timestamp)
+        }
+        return resource.latestData
+    }
+
+    public var health: Health {
+        if resource.latestError != nil, !errorIsExpected { return .failing }
+        if contentProblem != nil { return .failing }
+        if unmetExpectation != nil { return .unmet }
+        if shownEntity != nil { return .ok }
+        return resource.isLoading ? .loading : .waiting
+    }
+
+    /// Why the pane is failing ("Service Unavailable", "select items: no member…"), or nil.
+    public var failure: String? {
+        if let error = resource.latestError, !errorIsExpected { return error.userMessage }
+        return contentProblem
+    }
+
+    /// What the pane shows of its entity; built once per new data or error.
     var content: PaneContent? {
-        guard let data = resource.latestData else { return nil }
+        guard let entity = shownEntity else { return nil }
         if let cachedContent { return cachedContent }
-        let content = PaneContent(spec: spec, content: data.content)
+        let content = PaneContent(spec: spec, content: entity.content)
         cachedContent = content
         return content
     }
 
-    /// Stops observing and stops the refresh timer.
-    public func detach() {
-        cadence?.cancel()
-        cadence = nil
-        resource.removeObservers(ownedBy: self)
-    }
-
-    public var health: Health {
-        if resource.latestError != nil { return .failing }
-        if unmetExpectation != nil { return .unmet }
-        if resource.latestData != nil { return .ok }
-        return resource.isLoading ? .loading : .waiting
-    }
-
-    /// Loads now (a key press): `load()` for GET, the configured request otherwise; shown as a
-    /// manual load by the overlay.
-    @discardableResult
-    public func reload() -> Request {
-        let request = spec.method == .get ? resource.load() : resource.load(using: makeRequest())
-        overlay.trackManualLoad(request)
-        return request
-    }
-
-    /// Loads unless fresh or already loading, as `Resource.loadIfNeeded()` does, for any method.
-    @discardableResult
-    public func loadIfNeeded() -> Request? {
-        if spec.method == .get { return resource.loadIfNeeded() }
-        if let inFlight = resource.loadRequests.first { return inFlight }
-        if resource.isUpToDate { return nil }
-        return resource.load(using: makeRequest())
-    }
-
-    /// Retries a failed load (the overlay's retry).
-    @discardableResult
-    public func retry() -> [Request] {
-        spec.method == .get ? overlay.retryFailedRequests() : retryCustom()
-    }
-
-    private func retryCustom() -> [Request] {
-        guard resource.latestError != nil, let request = loadIfNeeded() else { return [] }
-        overlay.trackManualLoad(request)
-        return [request]
+    /// Re-checks the expectations and whether the content can be shown, after a finished load.
+    /// Returns which verdicts changed.
+    func evaluate() -> (expectations: Bool, content: Bool) {
+        let problem = content?.problem
+        let contentChanged = problem != contentProblem
+        contentProblem = problem
+        return (evaluateExpectations(), contentChanged)
     }
 
     /// Checks the expectations against the latest response; returns whether the verdict changed.
-    func evaluateExpectations() -> Bool {
+    private func evaluateExpectations() -> Bool {
         guard !spec.expect.isEmpty else { return false }
         let metrics = resource.latestMetrics
         let entity = resource.latestError.map { $0.entity } ?? resource.latestData
@@ -107,17 +121,59 @@ public final class Pane {
         return verdict != unmetExpectation
     }
 
-    private func makeRequest() -> Request {
-        if let body = spec.body { return resource.request(spec.method, json: body) }
-        return resource.request(spec.method)
+    // MARK: Loading
+
+    /// Loads now (a key press), shown as a manual load by the overlay.
+    @discardableResult
+    public func reload() -> Request {
+        let request = resource.load()
+        overlay.trackManualLoad(request)
+        return request
     }
 
-    /// Calls `loadIfNeeded()` now and then every `spec.every` seconds, unless `isPaused()`.
-    func startCadence(scheduler: any DashboardScheduler, isPaused: @escaping @MainActor () -> Bool) {
-        cadence?.cancel()
-        if !isPaused() { loadIfNeeded() }
-        cadence = scheduler.schedule(after: spec.every) { [weak self] in
-            self?.startCadence(scheduler: scheduler, isPaused: isPaused)
+    /// Loads unless fresh or already loading (`Resource.loadIfNeeded()`).
+    @discardableResult
+    public func loadIfNeeded() -> Request? {
+        resource.loadIfNeeded()
+    }
+
+    /// Retries a failed load (the overlay's retry).
+    @discardableResult
+    public func retry() -> [Request] {
+        overlay.retryFailedRequests()
+    }
+
+    // MARK: Cadence
+
+    /// When the pane should next load, on the engine clock, or nil while a load is in flight
+    /// (its end decides). After a failure: `retry` after it. Otherwise `every` after the latest
+    /// load of its resource started (whichever pane or key started it), or after the data's own
+    /// time when it came from the cache; at once when there is neither.
+    func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
+        if resource.isLoading { return nil }
+        if let error = resource.latestError, !errorIsExpected {
+            return error.timestamp + resource.configuration.retryTime
         }
+        if let lastRequested { return lastRequested + every }
+        if let data = resource.latestData { return data.timestamp + every }
+        return now
+    }
+
+    /// Runs `action` at `due` unless something already runs no later.
+    func scheduleCadence(at due: TimeInterval, now: TimeInterval, scheduler: any DashboardScheduler, _ action: @escaping @MainActor () -> Void) {
+        if let cadenceDue, cadence != nil, cadenceDue <= due { return }
+        cadence?.cancel()
+        cadenceDue = due
+        cadence = scheduler.schedule(after: max(0, due - now)) { [weak self] in
+            self?.cadence = nil
+            self?.cadenceDue = nil
+            action()
+        }
+    }
+
+    func cancelCadence() {
+        cadence?.cancel()
+        cadence = nil
+        cadenceDue = nil
     }
 }

@@ -45,6 +45,34 @@ final class PaneContent {
         let message: String
     }
 
+    /// Why the value cannot be shown as the pane says, or nil: the `select` failed, a table's
+    /// value is not a list of objects, or none of the listed fields or columns is there at all (a
+    /// path that is sometimes absent shows "—"; one that never is means the path is wrong).
+    lazy var problem: String? = {
+        let value: JSON
+        switch selected {
+        case .failure(let error): return error.message
+        case .success(let selected): value = selected
+        }
+        switch spec.show {
+        case .table:
+            guard let items = value.arrayValue else { return "table: expected a list of objects, got \(value.kindName)" }
+            guard let first = items.first else { return nil }
+            guard let columns = spec.columns else {
+                return first.objectValue == nil ? "table: expected a list of objects, got a list of \(first.kindName)" : nil
+            }
+            let paths = columns.compactMap { PathCache.path($0) }
+            let found = items.contains { item in paths.contains { $0.lookup(item) != nil } }
+            return found ? nil : "columns: none of \(columns.joined(separator: ", ")) is in the list's items"
+        case .fields:
+            guard let fields = spec.fields, !fields.isEmpty else { return nil }
+            let found = fields.contains { PathCache.path($0)?.lookup(value) != nil }
+            return found ? nil : "fields: none of \(fields.joined(separator: ", ")) is in the \(value.kindName)"
+        case .text, .json, .value:
+            return nil
+        }
+    }()
+
     /// Content as JSON: parsed JSON as is, text as a string, bytes as text when they are UTF-8.
     static func json(from content: any Sendable) -> JSON {
         switch content {
@@ -91,20 +119,29 @@ final class PaneContent {
         switch selected {
         case .success(let v): value = v
         case .failure(let error):
-            Paragraph(error.message, style: Style().fg(.yellow)).render(into: area, buffer: &buffer)
+            Paragraph(error.message, style: Style().fg(.red)).render(into: area, buffer: &buffer)
             return
         }
         let scroll = max(0, scroll)
         switch spec.show {
         case .fields:
+            if let problem {
+                Paragraph(problem, style: Style().fg(.red)).render(into: area, buffer: &buffer)
+                return
+            }
             let pairs = fieldPairs(value)
             let start = min(scroll, max(0, pairs.count - 1))
             KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
                 .render(into: area, buffer: &buffer)
         case .table:
             let table = tableRows(value)
-            if table.header.isEmpty {
-                Paragraph("expected a list of objects, got \(value.kindName)", style: Style().fg(.yellow)).render(into: area, buffer: &buffer)
+            if value.arrayValue?.isEmpty == true {
+                let header = spec.columns.map { Table(header: $0, rows: [], naturalWidths: Table.naturalWidths(header: $0, rows: [])) }
+                header?.render(into: area, buffer: &buffer)
+                let line = Rect(x: area.x, y: area.y + (header == nil ? 0 : 1), width: area.width, height: 1).intersection(area)
+                Paragraph("empty list: no rows", style: Style().dimmed).render(into: line, buffer: &buffer)
+            } else if table.header.isEmpty || problem != nil {
+                Paragraph(problem ?? "table: nothing to show", style: Style().fg(.red)).render(into: area, buffer: &buffer)
             } else {
                 let start = min(scroll, table.rows.count)
                 let visible = Array(table.rows[start..<min(table.rows.count, start + max(0, area.height - 1))])

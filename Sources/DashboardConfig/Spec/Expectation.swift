@@ -160,13 +160,14 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         case .header(let name):
             guard let value = observation.headers[name] else { return "expected \(text), but there is no \(name) header" }
             actual = .text(value)
-            shown = value
+            shown = "\"\(value)\""
         case .body(let path):
             guard let body = observation.body else { return "expected \(text), but the body is not JSON" }
             switch Expectation.lookup(path, in: body) {
             case .success(let json):
                 actual = Expectation.value(of: json)
-                shown = json.stringValue ?? ((try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "?")
+                // Strings quoted, so "true" never reads like true, nor "200" like 200.
+                shown = (try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "?"
             case .failure(let failure):
                 // The lookup names the path without "body."; say it as the user wrote it.
                 let detail = failure.message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? failure.message

@@ -9,8 +9,9 @@ public struct PaneSpec: Sendable {
     public var params: [(name: String, value: ConfigString)]
     public var method: RequestMethod
     public var body: JSON?
-    /// How often the pane calls `loadIfNeeded()`.
-    public var every: TimeInterval
+    /// How often the pane is refreshed, start to start; nil: the `expiration` configured for its
+    /// URL, else `DashboardSpec.defaultRefreshInterval`.
+    public var every: TimeInterval?
     public var show: ShowMode
     public var fields: [String]?
     public var columns: [String]?
@@ -23,6 +24,20 @@ public struct PaneSpec: Sendable {
     public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.
     public var line: Int
+
+    /// What the pane's loads send beyond a plain GET (its method and body), or nil for a GET: a
+    /// distinct request gets a resource of its own.
+    public var loadRequest: LoadRequest? {
+        guard method != .get || body != nil else { return nil }
+        let data = body.flatMap { try? $0.serialized() }
+        return LoadRequest(method: method, body: data, contentType: data == nil ? nil : "application/json")
+    }
+
+    /// True when an expectation is about the status code: then a 4xx or 5xx the expectations
+    /// ask for ("status == 401") is the pane working, not failing.
+    public var expectsStatus: Bool {
+        expect.contains { if case .status = $0.operand { true } else { false } }
+    }
 }
 
 /// How a pane renders its data.

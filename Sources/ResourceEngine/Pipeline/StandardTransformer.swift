@@ -40,13 +40,17 @@ public enum Parsers {
     /// An empty body (a 204, a HEAD-like answer) is `null`, not an error.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
         ResponseContentTransformer(name: "json", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
-            data, _ in
-            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
-            do {
-                return try JSONParser.parse(data)
-            } catch let failure as JSONParser.Failure {
-                throw RequestError(userMessage: failure.description, cause: failure)
-            }
+            data, _ in try parseJSON(data)
+        }
+    }
+
+    /// Bytes as JSON; blank is `null`; a syntax error is a `RequestError` naming the position.
+    static func parseJSON(_ data: Data) throws -> JSON {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
+        do throws(JSONParser.Failure) {
+            return try JSONParser.parse(data)
+        } catch {
+            throw RequestError(userMessage: error.description, cause: error)
         }
     }
 

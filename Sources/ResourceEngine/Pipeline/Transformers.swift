@@ -118,9 +118,18 @@ public enum Transformers {
         }
     }
 
-    /// `json` — parses bytes as JSON regardless of content type.
-    public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
-        Parsers.json(transformErrors: transformErrors)
+    /// `json` — parses the body as JSON regardless of content type: bytes, or text an earlier
+    /// step (or the standard text parser, for JSON served as `text/plain`) made of them. Content
+    /// that is already JSON passes through.
+    public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
+        ResponseContentTransformer(name: "json", transformErrors: transformErrors) { content, _ in
+            switch content {
+            case let json as JSON: return json
+            case let data as Data: return try Parsers.parseJSON(data)
+            case let text as String: return try Parsers.parseJSON(Data(text.utf8))
+            default: throw TransformerError(message: "json: expected bytes or text but found \(ContentTypeName.of(content))")
+            }
+        }
     }
 
     /// `text` — decodes bytes as text regardless of content type.

@@ -1,7 +1,7 @@
 /// A bordered box with a title on the left of the top border and optional text on the right.
 ///
-/// `┌ Health ───── 200 · 41 ms ┐`. Titles are truncated with `…` to fit; `inner(_:)` is the area
-/// inside the border for the content.
+/// `┌ Health ───── 200 · 41 ms ┐`. Titles are truncated with `…` to fit, the left one first;
+/// `inner(_:)` is the area inside the border for the content.
 public struct Block: Widget {
     public var title: String
     public var rightTitle: String
@@ -47,7 +47,8 @@ public struct Block: Widget {
             buffer[right, bottom] = Cell("┘", style: borderStyle)
         }
         // Titles sit between the corners, each padded by a space, with at least one border cell
-        // between them. When both do not fit, the left title keeps at least half the room.
+        // between them. When both do not fit, the right title (a state: "503 · error", "2s ago")
+        // wins: the left gives way down to a few cells (" H… "), and only then is the right cut.
         let room = area.width - 2
         guard room >= 3 else { return }
         let leftNeed = title.isEmpty ? 0 : DisplayWidth.of(title) + 2
@@ -55,8 +56,9 @@ public struct Block: Widget {
         var leftRoom = leftNeed
         var rightRoom = rightNeed
         if leftNeed + rightNeed + (rightNeed > 0 ? 1 : 0) > room {
-            leftRoom = min(leftNeed, max(room / 2, room - rightNeed - 1))
-            rightRoom = room - leftRoom - 1
+            let leftKeeps = min(leftNeed, 4)
+            rightRoom = min(rightNeed, room - leftKeeps - (leftKeeps > 0 ? 1 : 0))
+            leftRoom = room - rightRoom - 1
         }
         let rightText = rightNeed > 0 && rightRoom >= 3 ? " " + DisplayWidth.truncate(rightTitle, to: rightRoom - 2) + " " : ""
         if rightText.isEmpty { leftRoom = min(leftNeed, room) }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A pane's URL as its file writes it: the path joined to the base URL, the query kept byte for
+/// byte (`%2F` stays `%2F`), `params` appended after it.
+///
+/// Only characters that cannot travel in a URL at all are changed, each to its one percent-encoded
+/// form (a space to `%20`, `é` to `%C3%A9`); what cannot be sent as written is a config problem:
+/// a `#fragment` (never sent to a server), a control character, a `%` that starts no escape.
+public enum WrittenURL {
+    /// Why `text` cannot be sent as a URL or path, or nil.
+    public static func problem(in text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        if let index = scalars.firstIndex(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "contains a control character (U+\(String(format: "%04X", scalars[index].value)))"
+        }
+        if let hash = text.firstIndex(of: "#") {
+            return "has a fragment (\(text[hash...])), which is never sent to the server; remove it"
+        }
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "%" {
+                let hex = i + 2 < scalars.count && scalars[i + 1].properties.isASCIIHexDigit && scalars[i + 2].properties.isASCIIHexDigit
+                guard hex else {
+                    return "has a % that starts no escape (write %25 for a literal %)"
+                }
+                i += 3
+            } else {
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    /// `text` with every character that may not appear in a URL percent-encoded as UTF-8; escapes
+    /// already written, reserved characters (`/?&=:@…`) and the rest are kept as they are.
+    public static func encodingWhatCannotTravel(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+            }
+        }
+        return out
+    }
+
+    /// The absolute URL for a pane: `written` as is if it has a scheme, else joined to `base`
+    /// (whose query is dropped and whose path ends in `/`), then `params` appended in file order,
+    /// each name and value percent-encoded except for unreserved characters.
+    /// With `encoding` false, nothing is encoded: for showing a URL whose secrets are still
+    /// `${VAR}` templates.
+    public static func absolute(base: String?, written: String, params: [(name: String, value: String)] = [], encoding: Bool = true) -> String? {
+        func encodingWhatCannotTravel(_ text: String) -> String { encoding ? WrittenURL.encodingWhatCannotTravel(text) : text }
+        func formEscape(_ text: String) -> String { encoding ? WrittenURL.formEscape(text) : text }
+        var url: String
+        if isAbsolute(written) {
+            url = encodingWhatCannotTravel(written)
+        } else {
+            guard let base else { return nil }
+            var root = base
+            if let cut = root.firstIndex(where: { $0 == "?" || $0 == "#" }) { root = String(root[..<cut]) }
+            if !root.hasSuffix("/") { root += "/" }
+            url = root + encodingWhatCannotTravel(written.hasPrefix("/") ? String(written.dropFirst()) : written)
+        }
+        if !params.isEmpty {
+            let pairs = params.map { formEscape($0.name) + "=" + formEscape($0.value) }.joined(separator: "&")
+            url += (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?") + pairs
+        }
+        return url
+    }
+
+    /// True when `text` starts with a scheme and `//`.
+    public static func isAbsolute(_ text: String) -> Bool {
+        guard let colon = text.range(of: "://") else { return false }
+        let scheme = text[..<colon.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".unicodeScalars)
+
+    private static func formEscape(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if unreserved.contains(scalar) { out.unicodeScalars.append(scalar) } else { out += String(format: "%%%02X", byte) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,227 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+/// The verdict a pane shows is the truth: expected error statuses are working panes, anything
+/// that stops a pane showing its data makes it failing, and what the title bar says survives a
+/// narrow terminal.
+@MainActor
+@Suite struct TruthScreenTests {
+    /// The pane text of a screen (borders and spacing removed), for wrapped messages.
+    private func text(_ screen: [String]) -> String {
+        screen.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
+    }
+
+    // MARK: Expected error statuses
+
+    private let statusChecks = """
+        service:
+          baseURL: https://api.test/
+        panes:
+          - title: No token is refused
+            resource: /profile
+            show: fields
+            expect: ["status == 401"]
+          - title: Bad input
+            resource: /search
+            expect: ["status == 400", "body.error contains query"]
+            show: fields
+        """
+
+    @Test func anErrorStatusTheExpectationsAskForIsAWorkingPaneShowingItsBody() async throws {
+        let h = try DashboardHarness(statusChecks, columns: 100, rows: 10)
+        h.stub("profile", .json(#"{"error":"unauthorized"}"#, status: 401))
+        h.stub("search", .json(#"{"error":"query is required"}"#, status: 400))
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen[0].contains("✓2 ✗0"), "counted as working")
+        #expect(h.screen[1] == "┌ ▸ No token is refused ─────── 401 · 0 ms · now ┐┌ Bad input ─────────────────── 400 · 0 ms · now ┐")
+        #expect(h.screen[2].contains("error  unauthorized") && h.screen[2].contains("error  query is required"), "the answer's body is shown")
+        #expect(!h.screen.contains { $0.contains("Unable to load data") })
+        #expect(h.app.panes.allSatisfy { $0.health == .ok })
+
+        // The same pane on a 200 misses its expectation; on a refused connection it fails.
+        h.stub("profile", .json(#"{"name":"Ada"}"#))
+        h.stub("search", .failure(URLError(.cannotConnectToHost)))
+        try await h.press(.character("R"))
+        #expect(h.app.panes[0].health == .unmet)
+        #expect(h.app.panes[0].unmetExpectation == "expected status == 401, got 200")
+        #expect(h.app.panes[1].health == .failing)
+        #expect(h.screen[0].contains("✓0 ✗1 ⚠1"))
+    }
+
+    @Test func snapshotCallsAnExpectedErrorStatusOK() async throws {
+        let spec = try ConfigLoader.parse(statusChecks, file: "checks.yaml", environment: [:])
+        let network = FakeNetworkingProvider()
+        network.stub(.get, "https://api.test/profile", .json(#"{"error":"unauthorized"}"#, status: 401))
+        network.stub(.get, "https://api.test/search", .json(#"{"error":"query is required"}"#, status: 400))
+        let result = await Snapshot.take(spec: spec, columns: 100, rows: 10) { $0.makeService(networking: network) }
+        #expect(result.ok)
+        #expect(result.json["ok"] == true)
+        let profile = try #require(result.json["panes"]?[0])
+        #expect(profile["ok"] == true)
+        #expect(profile["state"] == "ok")
+        #expect(profile["status"] == 401)
+        #expect(profile["error"] == .null)
+        #expect(profile["data"] == ["error": "unauthorized"])
+        #expect(profile["expectations"] == [["expect": "status == 401", "ok": true]])
+    }
+
+    // MARK: Hidden failures
+
+    @Test func aPaneThatCannotShowItsDataIsFailingEverywhere() async throws {
+        let yaml = """
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Users, resource: /users, show: value, select: total }
+              - { title: Orders, resource: /orders, show: table, columns: [id, total] }
+              - { title: Health, resource: /health, show: fields, fields: [status, version] }
+            """
+        let h = try DashboardHarness(yaml, columns: 120, rows: 12)
+        h.stub("users", .json(#"{"count":42}"#))
+        h.stub("orders", .json(#"{"items":[]}"#))
+        h.stub("health", .json(#"{"state":"UP"}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen[0].contains("✓0 ✗3"))
+        #expect(h.app.panes.allSatisfy { $0.health == .failing })
+        #expect(h.screen[1].contains("200 · 0 ms · error"), "the title says so too")
+        #expect(text(h.screen).contains(#"select total: no member "total" at the top level"#))
+        #expect(Set(h.app.eventLog.entries.filter { $0.event == "ContentFailed" }.flatMap(\.panes)) == ["Users", "Orders", "Health"])
+
+        let spec = try ConfigLoader.parse(yaml, file: "hidden.yaml", environment: [:])
+        let snapshot = await Snapshot.take(spec: spec, columns: 100, rows: 10) { [network = h.network] in $0.makeService(networking: network) }
+        #expect(!snapshot.ok, "snapshot exits 1")
+        #expect(snapshot.json["panes"]?.arrayValue?.map { $0["ok"] } == [false, false, false])
+        #expect(snapshot.json["panes"]?.arrayValue?.map { $0["error"] } == [
+            #"select total: no member "total" at the top level"#,
+            "table: expected a list of objects, got object",
+            "fields: none of status, version is in the object",
+        ])
+
+        h.stub("users", .json(#"{"total":42}"#))
+        try await h.press(.character("r"))
+        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.eventLog.entries.last?.event == "ContentRecovered")
+    }
+
+    @Test func aFailingPaneThatKeepsItsOldDataStillSaysWhatFailedAndHowOldTheDataIs() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              retry: 10m
+            panes:
+              - title: Health
+                resource: /health
+                show: fields
+                every: 1m
+                overlay: [anyData, loading, error]
+            """, columns: 60, rows: 8)
+        h.stub("health", .json(#"{"status":"UP"}"#))
+        h.app.start()
+        try await h.settle()
+        h.stub("health", .json(#"{"message":"gateway down"}"#, status: 503))
+        try await h.advance(60)
+        try await h.advance(5)
+        #expect(h.screen == [
+            " hammock · hammock.yaml · 1 pane  ✓0 ✗1 ⟳0   06:14   ? help ",
+            "┌ ▸ Health ──────────────────────────── 503 · 0 ms · error ┐",
+            "│ status  UP                                               │",
+            "│                                                          │",
+            "│ ✗ 503 · Service Unavailable · data from 1m ago           │",
+            "│ ▁   p50 0 ms  p95 0 ms                                   │",
+            "└──────────────────────────────────────────────────────────┘",
+            " r reload  t retry  R reload all  tab next  ⏎ zoom  e event…",
+        ])
+    }
+
+    // MARK: Small lies and blanks
+
+    @Test func narrowTitleBarsKeepTheStateAndAgeAndCutTheTitle() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Payment gateway (EU region), resource: /payments }
+              - { title: Inventory service health, resource: /inventory }
+            layout:
+              columns: 1
+            """, columns: 30, rows: 10)
+        h.stub("payments", .failure(URLError(.cannotConnectToHost)))
+        h.stub("inventory", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        try await h.advance(2)
+        #expect(h.screen == [
+            " ✓1 ✗1 ⟳0      06:13   ? help ",
+            "┌ ▸ P… ─ no response · error ┐",
+            "│ Could not connect to the … │",
+            "│ [t] Try again      no dat… │",
+            "└────────────────────────────┘",
+            "┌ Inv… ─ 200 · 0 ms · 2s ago ┐",
+            "│ {}                         │",
+            "│                            │",
+            "└────────────────────────────┘",
+            " r reload  t retry  R reload …",
+        ], "the states, the ages and the counts survive; titles give way")
+    }
+
+    @Test func anEmptyListSaysSoUnderItsHeader() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Orders, resource: /orders, show: table, columns: [id, total] }
+            """, columns: 40, rows: 6)
+        h.stub("orders", .json("[]"))
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen[2] == "│ id  total                            │")
+        #expect(h.screen[3] == "│ empty list: no rows                  │")
+        #expect(h.app.panes[0].health == .ok)
+    }
+
+    @Test func snapshotJSONKeepsItsShapeForEveryPane() async throws {
+        let spec = try ConfigLoader.parse("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Plain, resource: /plain }
+              - { title: Checked, resource: /checked, expect: ["status == 200"] }
+            """, file: "shape.yaml", environment: [:])
+        let network = FakeNetworkingProvider()
+        network.stub(.get, "https://api.test/plain", .json("{}"))
+        network.stub(.get, "https://api.test/checked", .json("{}"))
+        let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeService(networking: network) }
+        let keys = ["data", "error", "expectations", "latencyMs", "method", "ok", "state", "status", "title", "unmet", "url"]
+        for pane in result.json["panes"]?.arrayValue ?? [] {
+            #expect(pane.objectValue?.keys.sorted() == keys)
+        }
+        #expect(result.json["panes"]?[0]?["expectations"] == [])
+        #expect(result.json["panes"]?[0]?["unmet"] == .null)
+    }
+
+    @Test func jsonServedAsTextCanBeParsedWithTheJSONStep() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            configure:
+              - pattern: /health
+                pipeline:
+                  model: [json]
+            panes:
+              - { title: etcd, resource: /health, show: fields, expect: ["body.health == true"] }
+            """, columns: 60, rows: 6)
+        h.stub("health", .text(#"{"health":"true","reason":""}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].resource.latestError == nil)
+        #expect(h.screen[2].contains("health  true"))
+        #expect(h.app.panes[0].unmetExpectation == #"expected body.health == true, got "true""#)
+    }
+}
