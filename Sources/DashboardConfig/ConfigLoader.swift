@@ -39,7 +39,9 @@ public enum ConfigLoader {
         var reader = NodeReader(file: file, environment: environment)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            // The basic resolver: values are read by our own typed accessors, so resolving every
+            // plain scalar's tag with Yams's regular expressions (most of the parse time) buys nothing.
+            root = try Yams.compose(yaml: text, .basic)
         } catch {
             throw ConfigErrors([syntaxProblem(error, file: file)])
         }
@@ -351,7 +353,10 @@ public enum ConfigLoader {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
         reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
         let line = node.mark?.line ?? 1
-        let value = { (key: String) in entries.first { $0.key == key } }
+        // Looked up a dozen times per pane, for files with thousands of panes.
+        var byKey: [String: (key: String, keyNode: Node, value: Node)] = [:]
+        for entry in entries { byKey[entry.key] = entry }
+        let value = { (key: String) in byKey[key] }
         var ok = true
 
         var title = ""

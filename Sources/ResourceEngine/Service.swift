@@ -51,8 +51,12 @@ public final class Service {
         self.networking = networking ?? URLSessionProvider()
         self.clock = clock
         for standard in standardTransformers {
+            // Gated once here, not in the block: the block runs for every resource.
+            var stage = PipelineStage()
+            stage.add(standard.transformer, contentTypes: standard.contentTypes)
+            let gated = stage.transformers[0]
             configure(description: "standard \(standard.name) parsing") {
-                $0.pipeline[.parsing].add(standard.transformer, contentTypes: standard.contentTypes)
+                $0.pipeline[.parsing].add(gated)
             }
         }
     }

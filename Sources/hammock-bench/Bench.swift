@@ -5,13 +5,14 @@ import ResourceEngineTesting
 
 /// `hammock-bench`: performance as measured figures, side by side in one run.
 ///
-///     swift run -c release hammock-bench                     all figures, printed as a table
-///     swift run -c release hammock-bench --output docs/benchmarks.md
-///     swift run -c release hammock-bench --quick             shorter end-to-end runs
-///     swift run -c release hammock-bench --sizes 50,200      end to end for these endpoint counts only
-///     swift run -c release hammock-bench engine              in-process figures only (seconds)
-///     swift run -c release hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
-///     swift run -c release hammock-bench serve               the bench's server alone, for experiments
+///     swift build -c release --static-swift-stdlib           the build users install, then:
+///     .build/release/hammock-bench                           all figures, printed as a table
+///     .build/release/hammock-bench --output docs/benchmarks.md
+///     .build/release/hammock-bench --quick                   shorter end-to-end runs
+///     .build/release/hammock-bench --sizes 50,200            end to end for these endpoint counts only
+///     .build/release/hammock-bench engine                    in-process figures only (seconds)
+///     .build/release/hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
+///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 @main
 struct Bench {
     @MainActor
@@ -22,7 +23,7 @@ struct Bench {
                 usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--output FILE]
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl]
                        hammock-bench serve
-                Run it from a release build: swift run -c release --static-swift-stdlib hammock-bench
+                Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
             FileHandle.standardError.write(Data(((problem.isEmpty ? "" : "hammock-bench: \(problem)\n") + usage).utf8))
@@ -114,6 +115,7 @@ struct Bench {
         if engineOnly { return }
 
         var endToEnd: [EndToEndBench.Result] = []
+        var startUp: [(panes: Int, seconds: Double)] = []
         let hammock = binDirectory.appendingPathComponent("hammock").path
         if !FileManager.default.isExecutableFile(atPath: hammock) {
             // `swift run hammock-bench` builds only this program; the dashboard it measures is built here.
@@ -131,6 +133,12 @@ struct Bench {
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
                 printEndToEnd(Array(endToEnd.suffix(3)))
             }
+            print("start-up: time to the first frame…")
+            for panes in [10, 1000, 10_000] {
+                let seconds = try await EndToEndBench.startUp(hammock: hammock, panes: panes)
+                startUp.append((panes, seconds))
+                print(String(format: "  %6d panes: first frame after %.0f ms", panes, seconds * 1000))
+            }
             // After a minute every age reads in minutes: from then on an idle screen changes once a minute.
             print("idle: 50 panes that refresh every 10 minutes, \(Int(seconds)) s after a 65 s warm-up…")
             endToEnd.append(try await EndToEndBench.dashboard(hammock: hammock, endpoints: 50, seconds: seconds, every: "10m", warmup: 65))
@@ -142,7 +150,7 @@ struct Bench {
             // Sections written by hand after the generated ones (the soak) are kept.
             let previous = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             let kept = previous.range(of: "\n## Soak").map { String(previous[$0.lowerBound...]) } ?? ""
-            let report = Report.markdown(rows: rows, endToEnd: endToEnd, seconds: seconds, hammock: hammock) + kept
+            let report = Report.markdown(rows: rows, endToEnd: endToEnd, startUp: startUp, seconds: seconds, hammock: hammock) + kept
             try report.write(toFile: output, atomically: true, encoding: .utf8)
             print("wrote \(output)")
         }

@@ -73,10 +73,28 @@ enum EndToEndBench {
         return Result(label: label, endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
+    /// How long `hammock` takes from its start to its first frame with `panes` panes (each
+    /// refreshing every minute), under tmux at 200×60: the median of `runs` starts, each with an
+    /// empty cache. The config is read, the panes are built and drawn; loads start after the frame.
+    static func startUp(hammock: String, panes: Int, runs: Int = 3) async throws -> Double {
+        let (server, _) = try await startServer()
+        let path = try config(endpoints: panes, baseURL: server.baseURL, every: "1m")
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let run = try DashboardRun(hammock: hammock, config: path)
+            if let age = run.ageAtFirstFrame { times.append(age) }
+            run.stop()
+        }
+        await server.stop()
+        return times.sorted()[times.count / 2]
+    }
+
     /// `hammock CONFIG` under tmux at 200×60 with a cache directory of its own (the bench must
     /// not fill the user's), from its first frame until `stop()`.
     struct DashboardRun {
         let pid: pid_t
+        /// Seconds from the process's start to the moment its first frame was reported.
+        let ageAtFirstFrame: Double?
         private let tmux: TmuxHarness
         private let cacheDirectory: String
 
@@ -84,6 +102,7 @@ enum EndToEndBench {
             cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(UUID().uuidString)").path
             tmux = try TmuxHarness(command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
             pid = try tmux.waitForFrame(size: "200x60")
+            ageAtFirstFrame = ProcessSampler(pid: pid).age()
         }
 
         /// Ends hammock and removes its cache once it has gone: it flushes the cache on its way

@@ -25,6 +25,19 @@ struct ProcessSampler {
         return utime + stime
     }
 
+    /// Seconds since the process started, from its start time in /proc (in clock ticks since
+    /// boot, so to 10 ms) and /proc/uptime.
+    func age() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"),
+            let uptime = (try? String(contentsOfFile: "/proc/uptime", encoding: .utf8))?.split(separator: " ").first.flatMap({ Double($0) })
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // starttime is field 22 of the whole line → index 19 after the command.
+        guard fields.count > 19, let start = Double(fields[19]) else { return nil }
+        return uptime - start / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     func rssMiB() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

@@ -182,6 +182,41 @@ import Testing
         ])
     }
 
+    @Test func whatCannotBeSentAsWrittenIsAProblemAtItsPlace() {
+        let text = """
+            service:
+              baseURL: https://x.test/v2/
+            panes:
+              - { title: A, resource: "/orders#open" }
+              - { title: B, resource: /search?q=100% }
+              - { title: C, resource: "/a\\u0007b" }
+              - { title: D, resource: "https://elsewhere.test/x#frag" }
+              - { title: E, resource: "/fine/a%2Fb?q=x%20y" }
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:4:27: resource "/orders#open" has a fragment (#open), which is never sent to the server; remove it"#,
+            #"hammock.yaml:5:27: resource "/search?q=100%" has a % that starts no escape (write %25 for a literal %)"#,
+            "hammock.yaml:6:27: resource \"/a\u{07}b\" contains a control character (U+0007)",
+            #"hammock.yaml:7:27: resource "https://elsewhere.test/x#frag" has a fragment (#frag), which is never sent to the server; remove it"#,
+        ])
+        #expect(problems("service:\n  baseURL: https://x.test/v2/#top\npanes:\n  - { title: A, resource: \"https://y.test/\" }\n") == [
+            #"hammock.yaml:2:12: service.baseURL "https://x.test/v2/#top" has a fragment (#top), which is never sent to the server; remove it"#
+        ])
+    }
+
+    @Test func checkShowsEachURLAsItIsSent() throws {
+        let spec = try ConfigLoader.parse("""
+            service:
+              baseURL: https://x.test/v2?ignored=1
+            panes:
+              - { title: A, resource: "/search/a%2Fb?q=x%20y", params: { page: "2" } }
+              - { title: B, resource: "/files/my report" }
+            """, file: "hammock.yaml", environment: [:])
+        #expect(spec.redactedSummary.contains(#"pane "A": GET https://x.test/v2/search/a%2Fb?q=x%20y&page=2 every 5s"#))
+        #expect(spec.redactedSummary.contains(#"pane "B": GET https://x.test/v2/files/my report every 5s"#))
+        #expect(spec.url(for: spec.panes[1]) == "https://x.test/v2/files/my%20report")
+    }
+
     @Test func missingPanesAndNonMappingRoot() {
         #expect(problems("title: x\n") == ["hammock.yaml:1:1: the file has no panes; add a panes: list"])
         #expect(problems("- a\n- b\n") == [#"hammock.yaml:1:1: the file must be a mapping (key: value), not a list"#])

@@ -186,6 +186,15 @@ import Testing
         #expect(h.app.panes[0].health == .ok)
     }
 
+    @Test func aFilterThatMatchesNothingSaysSoEvenInANarrowTerminal() async throws {
+        let h = try DashboardHarness("service:\n  baseURL: https://api.test/\npanes:\n  - { title: Health, resource: /health }\n", columns: 34, rows: 8)
+        h.stub("health", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
+        #expect(text(screen).contains(#"No pane matches "zz" (Esc clears the filter)"#), "\(screen)")
+    }
+
     @Test func snapshotJSONKeepsItsShapeForEveryPane() async throws {
         let spec = try ConfigLoader.parse("""
             service:
@@ -223,5 +232,32 @@ import Testing
         #expect(h.app.panes[0].resource.latestError == nil)
         #expect(h.screen[2].contains("health  true"))
         #expect(h.app.panes[0].unmetExpectation == #"expected body.health == true, got "true""#)
+    }
+}
+
+/// Start-up at any scale: the first frame comes before thousands of loads start, and keys and
+/// signals get the main queue between batches.
+@MainActor
+@Suite struct StartUpAtScaleTests {
+    @Test func tenThousandPanesDrawAtOnceAndStartLoadingInBatchesThatLetKeysThrough() async throws {
+        var yaml = "service:\n  baseURL: https://api.test/\npanes:\n"
+        for i in 0..<10_000 { yaml += "  - { title: E\(i), resource: /e/\(i), every: 1m, show: value }\n" }
+        let h = try DashboardHarness(yaml, columns: 200, rows: 60)
+        h.network.holdsResponses = true
+        h.app.start()
+        let loadingAfterStart = h.app.panes.filter { $0.resource.isLoading }.count
+        #expect(loadingAfterStart == DashboardApp.startBatch, "one batch before the first frame")
+        var seenByAKey = -1
+        DispatchQueue.main.async { MainActor.assumeIsolated {
+            seenByAKey = h.app.panes.filter { $0.resource.isLoading }.count
+            h.app.send(.key(.character("q")))
+        } }
+        try await drainMainQueue(turns: 30)
+        #expect(h.app.framesDrawn >= 1)
+        #expect(seenByAKey > 0 && seenByAKey < 10_000, "a key queued during start-up ran between batches (\(seenByAKey) loading)")
+        #expect(h.quitStatus == 0)
+        #expect(h.app.panes.filter { $0.resource.isLoading }.count == 10_000, "every pane started loading")
+        #expect(h.screen[0].contains("10000 panes"))
+        h.app.stop()
     }
 }

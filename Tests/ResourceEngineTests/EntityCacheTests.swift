@@ -36,6 +36,8 @@ private func temporaryDirectory() -> URL {
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
         for junk in [Data("{not json".utf8), Data([0xFF, 0x00]), Data(#"{"hammockCache":99,"kind":"text","content":"x"}"#.utf8), Data()] {
             try junk.write(to: directory.appendingPathComponent(file))
+            // As a later run finds it: a cache lists its directory once.
+            let cache = DiskEntityCache(directory: directory)
             #expect(cache.readEntity(forKey: "k") == nil)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "the bad file is removed")
         }

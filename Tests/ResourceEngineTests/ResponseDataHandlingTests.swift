@@ -198,6 +198,12 @@ import Testing
         #expect(!matcher.matches("text/"))
         #expect(!matcher.matches("xtext/plain"))
         #expect(!matcher.matches("application/json-seq"))
+        #expect(matcher.matches("text/plain\t;x"))
+        #expect(!matcher.matches("image/svg+xml"))
+        let literal = ContentTypeMatcher(["application/vnd.api+json"])
+        #expect(literal.matches("Application/VND.api+JSON"))
+        #expect(!literal.matches("application/vndXapi+json"), "a dot is a dot, not any character")
+        #expect(!ContentTypeMatcher([]).matches("application/json"))
     }
 
     @Test func gatedTransformersRunOnlyForMatchingContentTypes() async throws {

@@ -113,6 +113,14 @@ private func output(_ response: Response) -> JSON? { response.entity?.content as
         let response = pipeline.process(.success(Entity(content: Data("eyJhIjoxfQ==".utf8), timestamp: 0)))
         #expect(output(response) == ["a": 1])
     }
+
+    @Test func theJSONStepParsesTextAsWellAsBytes() throws {
+        // etcd's /health is JSON served as text/plain: the text parser makes it a String first.
+        #expect(output(run(Transformers.json(), #"{"health":"true"}"#)) == ["health": "true"])
+        #expect(output(run(Transformers.json(), Data("[1,2]".utf8))) == [1, 2])
+        #expect(output(run(Transformers.json(), JSON.array([true]))) == [true], "already JSON: passes through")
+        #expect(try #require(run(Transformers.json(), "{nope").error).userMessage.hasPrefix("Invalid JSON"))
+    }
 }
 
 @Suite struct CollectionStepTests {

@@ -31,8 +31,8 @@ extension DashboardApp {
         let visible = visiblePanes
         if visible.isEmpty {
             let text = filter.isEmpty ? "No panes." : "No pane matches \"\(filter)\" (Esc clears the filter)"
-            Paragraph(text, style: Style().dimmed, alignment: .center)
-                .render(into: body.centered(width: body.width, height: 1), buffer: &buffer)
+            let message = Paragraph(text, style: Style().dimmed, alignment: .center)
+            message.render(into: body.centered(width: body.width, height: message.lines(width: body.width).count), buffer: &buffer)
         } else if isZoomed, let pane = selectedPane {
             renderPane(pane, selected: true, into: body, buffer: &buffer, zoomed: true)
         } else {

@@ -49,6 +49,8 @@ public final class DashboardApp {
     public internal(set) var isPaused = false {
         didSet { if oldValue, !isPaused { for pane in panes { updateCadence(of: pane) } } }
     }
+    /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
+    public var refreshesOnItsOwn = true
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()
@@ -78,6 +80,8 @@ public final class DashboardApp {
     private var tickDue: TimeInterval = 0
     private var eventOwner = EventOwner()
     private var started = false
+    /// Counts starts, so work a previous start queued (batches of loads) knows it is stale.
+    private var generation = 0
     /// The panes showing each resource, so a resource event does not scan every pane.
     private var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
 
@@ -125,13 +129,30 @@ public final class DashboardApp {
     public func start() {
         guard !started else { return }
         started = true
+        generation += 1
         buildPanes()
         if histories.isEmpty, let historyStore {
             histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.identity))
         }
-        for pane in panes { updateCadence(of: pane) }
-        scheduleTick()
         requestFrame(urgent: true)
+        startCadences(from: 0, generation: generation)
+        scheduleTick()
+    }
+
+    /// How many panes start loading per main-queue turn: the first frame and every key (q,
+    /// Ctrl-C) and signal get their turn between batches, however many panes there are.
+    public static let startBatch = 500
+
+    /// Starts the panes' cadences `startBatch` at a time, the rest on later main-queue turns.
+    /// `generation` ends a run of batches when the app stops or reloads in between.
+    private func startCadences(from first: Int, generation: Int) {
+        guard started, generation == self.generation else { return }
+        let end = min(panes.count, first + Self.startBatch)
+        for pane in panes[first..<end] { updateCadence(of: pane) }
+        guard end < panes.count else { return }
+        DispatchQueue.main.async { @Sendable in
+            MainActor.assumeIsolated { self.startCadences(from: end, generation: generation) }
+        }
     }
 
     /// Stops timers, saves histories, and detaches every pane from its resource.
@@ -245,7 +266,7 @@ public final class DashboardApp {
     /// Loads the pane's resource if it is due (and nothing pauses or already loads it), else
     /// sets the pane's timer for when it will be.
     func updateCadence(of pane: Pane) {
-        guard started, !isPaused else { return pane.cancelCadence() }
+        guard started, !isPaused, refreshesOnItsOwn else { return pane.cancelCadence() }
         let now = clock.now
         let lastRequested = panesByResource[ObjectIdentifier(pane.resource)]?.lastRequested
         guard let due = pane.nextLoadDue(lastRequested: lastRequested, now: now) else { return pane.cancelCadence() }

@@ -21,7 +21,7 @@ public enum Snapshot {
     ) async -> Result {
         let backend = TestBackend(columns: columns, rows: rows)
         let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: DispatchScheduler(), makeService: makeService)
-        app.isPaused = true  // one load per pane, no refresh cadence
+        app.refreshesOnItsOwn = false  // one load per pane, no refresh cadence
         app.start()
         for pane in app.panes { pane.loadIfNeeded() }
         for _ in 0..<3 {
@@ -29,7 +29,6 @@ public enum Snapshot {
             if inFlight.isEmpty { break }
             for request in inFlight { _ = await request.result }
         }
-        app.isPaused = false
         app.drawNow()
         let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
         let panes = app.panes.map(describe)

@@ -9,8 +9,8 @@ public enum StarterConfig {
           baseURL: ${API_URL:-http://127.0.0.1:8080/}   # ${VAR} and ${VAR:-default} come from the environment
           # headers:
           #   Authorization: "Bearer ${API_TOKEN}"       # values from the environment are never shown
-          expiration: 30s     # how long data stays fresh (250ms, 5s, 2m, 1h)
-          retry: 2s           # how long to wait after a failure before trying again
+          expiration: 30s     # panes without an `every` refresh this often (250ms, 5s, 2m, 1h)
+          retry: 2s           # a failed pane is tried again this long after the failure
           timeout: 10s        # a request taking longer fails with "The request timed out"
 
         # configure:          # blocks matched by URL pattern, applied in order; all that match apply
@@ -24,7 +24,7 @@ public enum StarterConfig {
         panes:
           - title: Health
             resource: /health
-            every: 5s         # how often to refresh (only when the data is stale)
+            every: 5s         # refreshed every 5 s, start to start (overrides expiration)
             show: fields      # fields | table | text | json | value
             fields: [status]
 

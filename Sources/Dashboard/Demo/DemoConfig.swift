@@ -10,8 +10,8 @@ title: Demo Shop API
 service:
   # `hammock demo` sets HAMMOCK_DEMO_URL to the address it picked; ${VAR:-default} is the fallback.
   baseURL: ${HAMMOCK_DEMO_URL:-http://127.0.0.1:8080/}
-  expiration: 1s           # data older than this is reloaded at the pane's next `every` tick
-  retry: 2s                # after a failure, wait 2 s before trying again
+  expiration: 5s           # how often panes without an `every` of their own refresh
+  retry: 2s                # a failed pane is tried again 2 s after its failure
   timeout: 3s              # a request that takes longer fails with "The request timed out"
 configure:
   # Every block whose pattern matches applies, in this order; later blocks win.

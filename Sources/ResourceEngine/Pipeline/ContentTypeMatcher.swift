@@ -6,21 +6,41 @@ import Foundation
 /// matching ignores case. Unlike Siesta's matcher, every alternative is anchored at both ends.
 public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
     public let patterns: [String]
-    private let regex: NSRegularExpression
+    /// Each pattern as lower-case bytes: matching runs for every response, so no regex, no
+    /// Foundation, no allocation beyond the content type's bytes.
+    private let compiled: [[UInt8]]
 
     public init(_ patterns: [String]) {
         self.patterns = patterns
-        let alternatives = patterns.map { pattern in
-            NSRegularExpression.escapedPattern(for: pattern).replacingOccurrences(of: "\\*", with: "[^/+]+")
-        }
-        // Escaped literals plus a fixed wildcard always form a valid pattern.
-        regex = try! NSRegularExpression(
-            pattern: "^(?:" + alternatives.joined(separator: "|") + ")\\s*(?:$|;)", options: .caseInsensitive)
+        compiled = patterns.map { Array($0.utf8).map(ContentTypeMatcher.lowercased) }
     }
 
-    /// True if `contentType` matches any pattern.
+    /// True if `contentType` matches any pattern; parameters after `;` and spaces before it are
+    /// ignored.
     public func matches(_ contentType: String) -> Bool {
-        regex.firstMatch(in: contentType, range: NSRange(contentType.startIndex..., in: contentType)) != nil
+        var bytes = Array(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { bytes.removeLast() }
+        for index in bytes.indices { bytes[index] = ContentTypeMatcher.lowercased(bytes[index]) }
+        return compiled.contains { ContentTypeMatcher.match($0[...], bytes[...]) }
+    }
+
+    /// `*` is one or more bytes other than `/` and `+`; every other byte stands for itself.
+    private static func match(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        guard let head = pattern.first else { return text.isEmpty }
+        if head == UInt8(ascii: "*") {
+            var index = text.startIndex
+            while index < text.endIndex, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "+") {
+                index += 1
+                if match(pattern.dropFirst(), text[index...]) { return true }
+            }
+            return false
+        }
+        guard text.first == head else { return false }
+        return match(pattern.dropFirst(), text.dropFirst())
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 
     public var description: String { patterns.joined(separator: ", ") }

@@ -16,11 +16,16 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lower-case hex digits.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        digest(bytes).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in digest(bytes) {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The digest of a string's UTF-8 bytes as hex.
     public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
