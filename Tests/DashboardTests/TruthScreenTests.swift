@@ -260,4 +260,31 @@ import Testing
         #expect(h.screen[0].contains("10000 panes"))
         h.app.stop()
     }
+
+    /// Every key holds an hour-old entity.
+    final class StaleCache: EntityCache {
+        func readEntity(forKey key: String) -> Entity? { Entity(content: JSON.string("old"), timestamp: 800_000_000 - 3600) }
+        func writeEntity(_ entity: Entity, forKey key: String) {}
+        func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) {}
+        func removeEntity(forKey key: String) {}
+    }
+
+    @Test func staleCachedDataDoesNotStartLoadsAheadOfTheFirstFrame() async throws {
+        var yaml = "service:\n  baseURL: https://api.test/\npanes:\n"
+        for i in 0..<2_000 { yaml += "  - { title: E\(i), resource: /e/\(i), every: 1m, show: value }\n" }
+        let spec = try ConfigLoader.parse(yaml, file: "big.yaml", environment: [:])
+        let network = FakeNetworkingProvider()
+        network.holdsResponses = true
+        let clock = ManualClock(start: 800_000_000)
+        let app = DashboardApp(
+            spec: spec, terminal: Terminal(backend: TestBackend(columns: 100, rows: 30)), clock: clock,
+            scheduler: ManualScheduler(now: { clock.now }, setNow: { clock.set($0) }), minimumFrameInterval: 0
+        ) { $0.makeService(networking: network, clock: clock, cache: StaleCache()) }
+        app.start()
+        #expect(app.panes.allSatisfy { $0.resource.latestData != nil }, "the cached data is there at once")
+        #expect(network.receivedRequests.count == DashboardApp.startBatch, "and only the first batch loads before the first frame")
+        try await drainMainQueue(turns: 10)
+        #expect(network.receivedRequests.count == 2_000)
+        app.stop()
+    }
 }

@@ -125,12 +125,14 @@ public final class DashboardApp {
 
     // MARK: Life cycle
 
-    /// Builds the panes, starts each pane's refresh cadence (which loads at once) and draws.
+    /// Builds the panes, draws, and starts each pane's refresh cadence (which loads at once).
     public func start() {
         guard !started else { return }
-        started = true
         generation += 1
+        // Not started while building: cached data arriving as observers are added must not start
+        // loads ahead of the first frame; the batches below start them.
         buildPanes()
+        started = true
         if histories.isEmpty, let historyStore {
             histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.identity))
         }
