@@ -77,6 +77,7 @@ public final class CurlProvider: NetworkingProvider {
 
     public func startRequest(
         _ request: URLRequest,
+        transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
@@ -86,7 +87,7 @@ public final class CurlProvider: NetworkingProvider {
             gate.complete(.failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])))
             return Handle(id: nextID, gate: gate, loop: nil)
         }
-        if let transfer = CurlTransfer(id: nextID, request: request, options: options, gate: gate, progress: progress) {
+        if let transfer = CurlTransfer(id: nextID, request: request, transport: transport, options: options, gate: gate, progress: progress) {
             loop.add(transfer)
         }
         return Handle(id: nextID, gate: gate, loop: loop)

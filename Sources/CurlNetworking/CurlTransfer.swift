@@ -10,14 +10,32 @@ import Synchronization
 ///
 /// Built on the main actor, then owned by the transfer loop's thread, which alone touches the
 /// handle and the buffers; only `gate` (the once-only completion) is shared with `cancel()`.
+///
+/// Redirects are followed here, hop by hop on the same handle, not by libcurl: libcurl would send
+/// every custom header to whatever host a redirect names. `RedirectPolicy` decides what each hop
+/// carries (everything within the origin, only anonymous headers across origins) and refuses
+/// https → http.
 final class CurlTransfer: @unchecked Sendable {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let gate: CompletionGate
     private let maxResponseBytes: Int
+    private let maxRedirects: Int
+    private let userAgent: String
     private let progress: @Sendable (Double) -> Void
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(HC_ERROR_SIZE) + 1)
     private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    // The request as the current hop sends it (loop thread after setup).
+    private var url: URL
+    private var method: String
+    private var requestBody: Data?
+    private var requestHeaders: [(name: String, value: String)]
+    /// The whole exchange's time limit in seconds (0: none), shared by every hop.
+    private let timeout: TimeInterval
+    private var redirectsFollowed = 0
+    /// Time spent in earlier hops, and their count, for the timing reported at the end.
+    private var earlierHops: TimeInterval = 0
 
     // Touched only on the transfer loop's thread, from libcurl's callbacks and at completion.
     private var body = Data()
@@ -29,10 +47,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
     /// when the request has no usable URL or libcurl refuses it.
     init?(
-        id: Int, request: URLRequest, options: CurlProvider.Options, gate: CompletionGate,
-        progress: @escaping @Sendable (Double) -> Void
+        id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
+        gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
-        guard let url = request.url?.absoluteString, let easy = curl_easy_init() else {
+        guard let url = request.url, let easy = curl_easy_init() else {
             gate.complete(.failure(URLError(.badURL)))
             return nil
         }
@@ -40,9 +58,17 @@ final class CurlTransfer: @unchecked Sendable {
         self.easy = easy
         self.gate = gate
         self.maxResponseBytes = options.maxResponseBytes
+        self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
+        self.userAgent = options.userAgent
         self.progress = progress
+        self.url = url
+        self.method = (request.httpMethod ?? "GET").uppercased()
+        self.requestBody = request.httpBody
+        self.requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let timeout = request.timeoutInterval
+        self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
-        guard configure(url: url, request: request, options: options) else {
+        guard configureHandle(), configureTLS(transport.tls), configureHop() else {
             gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
@@ -56,25 +82,15 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Setup
 
-    private func configure(url: String, request: URLRequest, options: CurlProvider.Options) -> Bool {
-        var ok = true
-        func set(_ option: CURLoption, _ value: Int) { ok = ok && hc_setopt_long(easy, option, value) == CURLE_OK }
-        func set(_ option: CURLoption, _ value: String) { ok = ok && hc_setopt_pointer(easy, option, value) == CURLE_OK }
+    private func set(_ option: CURLoption, _ value: Int) -> Bool { hc_setopt_long(easy, option, value) == CURLE_OK }
+    private func set(_ option: CURLoption, _ value: String) -> Bool { hc_setopt_pointer(easy, option, value) == CURLE_OK }
 
-        set(CURLOPT_URL, url)
-        set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_FOLLOWLOCATION, 1)
-        set(CURLOPT_MAXREDIRS, options.maxRedirects)
-        set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode; the cap applies to decoded bytes
-        let timeout = request.timeoutInterval
-        if timeout > 0, timeout.isFinite {
-            // The whole exchange, however slowly the server drips.
-            let milliseconds = Int(min(timeout * 1000, Double(Int32.max)).rounded(.up))
-            set(CURLOPT_TIMEOUT_MS, milliseconds)
-            set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        }
+    /// What stays the same on every hop.
+    private func configureHandle() -> Bool {
+        var ok = set(CURLOPT_NOSIGNAL, 1)
+        ok = ok && set(CURLOPT_PROTOCOLS_STR, "http,https")
+        ok = ok && set(CURLOPT_FOLLOWLOCATION, 0)
+        ok = ok && set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode; the cap applies to decoded bytes
         ok = ok && hc_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
         ok = ok && hc_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeRawPointer(bitPattern: id)) == CURLE_OK
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -82,14 +98,40 @@ final class CurlTransfer: @unchecked Sendable {
         ok = ok && hc_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
         ok = ok && hc_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback) == CURLE_OK
         ok = ok && hc_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
+        return ok
+    }
 
-        let method = (request.httpMethod ?? "GET").uppercased()
-        let requestBody = request.httpBody
+    /// Whom to trust and who to be: a CA file or directory instead of the system's roots, a
+    /// client certificate, or (only when asked) no verification at all.
+    private func configureTLS(_ tls: TLSOptions) -> Bool {
+        var ok = true
+        if let ca = tls.caFile {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: ca, isDirectory: &isDirectory)
+            ok = ok && set(isDirectory.boolValue ? CURLOPT_CAPATH : CURLOPT_CAINFO, ca)
+        }
+        if let certificate = tls.clientCertificate { ok = ok && set(CURLOPT_SSLCERT, certificate) }
+        if let key = tls.clientKey { ok = ok && set(CURLOPT_SSLKEY, key) }
+        if tls.insecure { ok = ok && set(CURLOPT_SSL_VERIFYPEER, 0) && set(CURLOPT_SSL_VERIFYHOST, 0) }
+        return ok
+    }
+
+    /// The URL, method, body, headers and remaining time of the current hop.
+    private func configureHop() -> Bool {
+        var ok = set(CURLOPT_URL, url.absoluteString)
+        if timeout > 0 {
+            // The whole exchange, every hop and however slowly the server drips.
+            let remaining = max(0.001, timeout - earlierHops)
+            let milliseconds = Int(min(remaining * 1000, Double(Int32.max)).rounded(.up))
+            ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        }
+        // Reset what an earlier hop may have set, then the method.
+        ok = ok && set(CURLOPT_NOBODY, 0) && hc_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil) == CURLE_OK
         switch method {
-        case "GET" where requestBody == nil: set(CURLOPT_HTTPGET, 1)
-        case "HEAD": set(CURLOPT_NOBODY, 1)
-        case "POST": set(CURLOPT_POST, 1)
-        default: set(CURLOPT_CUSTOMREQUEST, method)
+        case "GET" where requestBody == nil: ok = ok && set(CURLOPT_HTTPGET, 1)
+        case "HEAD": ok = ok && set(CURLOPT_NOBODY, 1)
+        case "POST": ok = ok && set(CURLOPT_POST, 1)
+        default: ok = ok && set(CURLOPT_CUSTOMREQUEST, method)
         }
         if let requestBody, method != "HEAD" {
             ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(requestBody.count)) == CURLE_OK
@@ -98,15 +140,13 @@ final class CurlTransfer: @unchecked Sendable {
             ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0) == CURLE_OK
         }
 
-        var fields = request.allHTTPHeaderFields ?? [:]
-        if !fields.keys.contains(where: { $0.lowercased() == "user-agent" }) {
-            fields["User-Agent"] = options.userAgent
-        }
+        var fields = requestHeaders
+        if !fields.contains(where: { $0.name.lowercased() == "user-agent" }) { fields.append(("User-Agent", userAgent)) }
         // No "Expect: 100-continue" round trip before a body.
-        if !fields.keys.contains(where: { $0.lowercased() == "expect" }) {
-            fields["Expect"] = ""
-        }
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        if !fields.contains(where: { $0.name.lowercased() == "expect" }) { fields.append(("Expect", "")) }
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for (name, value) in fields {
             let line = CurlTransfer.headerLine(name: name, value: value)
             guard let appended = curl_slist_append(headerList, line) else { return false }
             headerList = appended
@@ -185,8 +225,68 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Completion (transfer loop thread)
 
-    /// Reports the outcome libcurl gave for this transfer.
-    func finish(_ code: CURLcode) {
+    /// What the transfer loop does after libcurl finished a hop.
+    enum Next {
+        /// The exchange is over; its completion has been called.
+        case done
+        /// The same handle goes again, for the next hop of a redirect.
+        case again
+    }
+
+    /// Reports the outcome libcurl gave for this hop, or sets up the next hop of a redirect.
+    func finish(_ code: CURLcode) -> Next {
+        if code == CURLE_OK, let next = redirectTarget() {
+            if let refusal = RedirectPolicy.refusal(from: url, to: next) {
+                gate.complete(NetworkResult(error: refusal, timing: timing()))
+                return .done
+            }
+            guard redirectsFollowed < maxRedirects else {
+                gate.complete(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
+                return .done
+            }
+            guard prepareHop(to: next) else {
+                gate.complete(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
+                return .done
+            }
+            return .again
+        }
+        complete(code)
+        return .done
+    }
+
+    /// Where a 3xx answer sends the request, when redirects are followed (`maxRedirects` > 0).
+    private func redirectTarget() -> URL? {
+        guard maxRedirects > 0 else { return nil }
+        var status = 0
+        _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard [301, 302, 303, 307, 308].contains(status) else { return nil }
+        var location: UnsafeMutablePointer<CChar>?
+        guard hc_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location) == CURLE_OK, let location else { return nil }
+        return URL(string: String(cString: location))
+    }
+
+    /// The next hop: its method and body by the status, its headers by `RedirectPolicy`.
+    private func prepareHop(to next: URL) -> Bool {
+        var status = 0
+        _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        earlierHops = timing().total
+        let after = RedirectPolicy.method(after: status, was: method)
+        requestHeaders = RedirectPolicy.headers(requestHeaders, from: url, to: next, keepsBody: after.keepsBody && requestBody != nil)
+        if !after.keepsBody { requestBody = nil }
+        method = after.method
+        url = next
+        redirectsFollowed += 1
+        body = Data()
+        headers.removeAll()
+        statusLineSeen = false
+        declaredLength = nil
+        tooLarge = false
+        errorBuffer[0] = 0
+        return configureHop()
+    }
+
+    /// Reports the final outcome.
+    private func complete(_ code: CURLcode) {
         let timing = self.timing()
         if code == CURLE_OK {
             gate.complete(NetworkResult(response: response(), body: body, timing: timing))
@@ -199,20 +299,20 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// libcurl's phase times for this transfer (from when libcurl started it, so time spent
-    /// waiting for a slot in the loop is not counted).
+    /// libcurl's phase times (from when libcurl started the transfer, so time spent waiting for a
+    /// slot in the loop is not counted). Phases are the last hop's, offset by the earlier hops;
+    /// `total` covers every hop.
     private func timing() -> TransferTiming {
+        let before = earlierHops
         func seconds(_ info: CURLINFO) -> TimeInterval? {
             var micros: curl_off_t = 0
             guard hc_getinfo_offset(easy, info, &micros) == CURLE_OK, micros > 0 else { return nil }
-            return TimeInterval(micros) / 1_000_000
+            return before + TimeInterval(micros) / 1_000_000
         }
-        var redirects = 0
-        _ = hc_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
         return TransferTiming(
             nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
             tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
-            total: seconds(CURLINFO_TOTAL_TIME_T) ?? 0, redirects: redirects)
+            total: seconds(CURLINFO_TOTAL_TIME_T) ?? before, redirects: redirectsFollowed)
     }
 
     private var lastErrorText: String? {

@@ -105,7 +105,7 @@ final class CurlTransferLoop: @unchecked Sendable {
             if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
                 running[transfer.id] = transfer
             } else {
-                transfer.finish(CURLE_FAILED_INIT)
+                _ = transfer.finish(CURLE_FAILED_INIT)
             }
         }
         if waitingHead == waiting.count || waitingHead > 1024 {
@@ -131,7 +131,13 @@ final class CurlTransferLoop: @unchecked Sendable {
             curl_multi_remove_handle(multi, easy)
             guard let context else { continue }
             let id = Int(bitPattern: context)
-            running.removeValue(forKey: id)?.finish(result)
+            guard let transfer = running[id] else { continue }
+            // A redirect's next hop keeps its slot and goes again on the same handle.
+            if !transfer.gate.isComplete, transfer.finish(result) == .again, curl_multi_add_handle(multi, easy) == CURLM_OK {
+                continue
+            }
+            running.removeValue(forKey: id)
+            if !transfer.gate.isComplete { _ = transfer.finish(CURLE_FAILED_INIT) }
         }
     }
 }

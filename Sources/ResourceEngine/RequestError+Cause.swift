@@ -67,6 +67,22 @@ extension RequestError {
             public var description: String { "\(transformer) produced no value" }
         }
 
+        /// A redirect the engine will not follow: from https to plain http, or to a scheme other
+        /// than http(s). (Redirects to another origin are followed without the request's headers.)
+        public struct RedirectRefused: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let from: String
+            public let to: String
+            public let reason: String
+
+            public init(from: String, to: String, reason: String) {
+                self.from = from
+                self.to = to
+                self.reason = reason
+            }
+
+            public var description: String { "Redirect refused: \(reason)" }
+        }
+
         /// The body was larger than the networking provider accepts.
         public struct ResponseTooLarge: Error, Sendable, CauseMessage, CustomStringConvertible {
             public let limit: Int

@@ -68,6 +68,8 @@ public final class FakeNetworkingProvider: NetworkingProvider {
 
     /// Every request received, in order.
     public private(set) var receivedRequests: [URLRequest] = []
+    /// The transport options each request came with, in the same order.
+    public private(set) var receivedTransports: [TransportOptions] = []
     /// How many requests were cancelled by the engine.
     public private(set) var cancelledCount = 0
     /// When true, responses wait in `heldRequests` until released.
@@ -111,10 +113,14 @@ public final class FakeNetworkingProvider: NetworkingProvider {
 
     public func startRequest(
         _ request: URLRequest,
+        transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
-        if recordsRequests { receivedRequests.append(request) }
+        if recordsRequests {
+            receivedRequests.append(request)
+            receivedTransports.append(transport)
+        }
         nextID += 1
         let id = nextID
         let url = request.url!

@@ -247,15 +247,20 @@ import Testing
             await server.appendRoute("GET /ok") { _ in HTTPResponse(statusCode: .ok, body: Data("ok".utf8)) }
             await server.appendRoute("GET /moved") { _ in HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "/ok"])) }
         }) { _, service in
-            let resource = service.resource("/moved")
-            _ = try await resource.load().awaitResult()
-            let timing = try #require(resource.latestMetrics?.timing)
-            #expect(timing.redirects == 1)
-            #expect(timing.total > 0)
-            let connect = try #require(timing.connect)
+            let fresh = service.resource("/ok")
+            _ = try await fresh.load().awaitResult()
+            let timing = try #require(fresh.latestMetrics?.timing)
+            #expect(timing.redirects == 0)
+            let connect = try #require(timing.connect, "a new connection has a connect phase")
             let firstByte = try #require(timing.firstByte)
             #expect(connect <= firstByte && firstByte <= timing.total, "phases end in order: \(timing)")
             #expect(timing.tlsHandshake == nil, "plain http has no TLS phase")
+            let moved = service.resource("/moved")
+            _ = try await moved.load().awaitResult()
+            let redirected = try #require(moved.latestMetrics?.timing)
+            #expect(redirected.redirects == 1)
+            #expect(redirected.total >= (redirected.firstByte ?? 0), "the total covers both hops: \(redirected)")
+            #expect(moved.latestMetrics?.latency == redirected.total)
         }
     }
 

@@ -21,6 +21,9 @@ public struct Configuration {
     /// Headers added to every request.
     public var headers: [String: String] = [:]
 
+    /// TLS settings and the redirect limit, handed to the networking provider with each request.
+    public var transport = TransportOptions()
+
     /// How responses are transformed before they reach the resource.
     public var pipeline = Pipeline()
 

@@ -11,11 +11,24 @@ import FoundationNetworking
 /// on any thread, and `completion` exactly once.
 @MainActor
 public protocol NetworkingProvider: AnyObject {
+    /// Starts `request` with the `transport` options configured for its URL.
     func startRequest(
         _ request: URLRequest,
+        transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking
+}
+
+extension NetworkingProvider {
+    /// Starts `request` with default transport options.
+    public func startRequest(
+        _ request: URLRequest,
+        progress: @escaping @Sendable (Double) -> Void,
+        completion: @escaping @Sendable (NetworkResult) -> Void
+    ) -> any RequestNetworking {
+        startRequest(request, transport: TransportOptions(), progress: progress, completion: completion)
+    }
 }
 
 /// A running transfer that can be cancelled.

@@ -39,6 +39,7 @@ public final class URLSessionProvider: NetworkingProvider {
 
     public func startRequest(
         _ request: URLRequest,
+        transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {
@@ -49,7 +50,7 @@ public final class URLSessionProvider: NetworkingProvider {
         if timeout > 0, timeout.isFinite { sessionRequest.timeoutInterval = timeout.rounded(.up) + 1 }
         let task = session.dataTask(with: sessionRequest)
         let id = task.taskIdentifier
-        registry.begin(id, progress: progress, completion: completion)
+        registry.begin(id, maxRedirects: transport.maxRedirects ?? 10, progress: progress, completion: completion)
         if timeout > 0, timeout.isFinite {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [registry] in
                 if registry.fail(id, with: URLError(.timedOut)) { task.cancel() }
@@ -76,6 +77,8 @@ final class TransferRegistry: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
         var expected: Int64 = -1
+        let maxRedirects: Int
+        var redirects = 0
         var head: HTTPResponseHead? {
             response.map { HTTPResponseHead(statusCode: $0.statusCode, anyHeaders: $0.allHeaderFields, url: $0.url) }
         }
@@ -92,10 +95,25 @@ final class TransferRegistry: Sendable {
 
     func begin(
         _ id: Int,
+        maxRedirects: Int,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) {
-        transfers.withLock { $0[id] = Transfer(progress: progress, completion: completion) }
+        transfers.withLock { $0[id] = Transfer(maxRedirects: max(0, maxRedirects), progress: progress, completion: completion) }
+    }
+
+    enum RedirectDecision { case follow, answer, tooMany }
+
+    /// Counts a redirect: follow it, answer with it (no redirects wanted), or fail.
+    func redirect(_ id: Int) -> RedirectDecision {
+        transfers.withLock { transfers in
+            guard var transfer = transfers[id] else { return .answer }
+            if transfer.maxRedirects == 0 { return .answer }
+            guard transfer.redirects < transfer.maxRedirects else { return .tooMany }
+            transfer.redirects += 1
+            transfers[id] = transfer
+            return .follow
+        }
     }
 
     /// Records the response head; false if the declared length is already over the cap.
@@ -165,6 +183,39 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             completionHandler(.allow)
         } else {
             completionHandler(.cancel)
+        }
+    }
+
+    /// Redirects follow `RedirectPolicy`: headers stay with their origin, https never goes to http.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let id = task.taskIdentifier
+        guard let from = task.currentRequest?.url ?? response.url, let to = request.url else { return completionHandler(nil) }
+        switch registry.redirect(id) {
+        case .answer:
+            completionHandler(nil)
+        case .tooMany:
+            // The completion is claimed with the error; the redirect answer that follows is ignored.
+            // (Cancelling the task here makes Foundation trap on the completion handler.)
+            registry.fail(id, with: URLError(.httpTooManyRedirects))
+            completionHandler(nil)
+        case .follow:
+            if let refusal = RedirectPolicy.refusal(from: from, to: to) {
+                registry.fail(id, with: refusal)
+                return completionHandler(nil)
+            }
+            // Method and body by the status (Foundation drops a 307's body), headers by origin.
+            var next = request
+            let current = task.currentRequest
+            let after = RedirectPolicy.method(after: response.statusCode, was: (current?.httpMethod ?? "GET").uppercased())
+            next.httpMethod = after.method
+            next.httpBody = after.keepsBody ? (current?.httpBody ?? task.originalRequest?.httpBody) : nil
+            let original = (current?.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
+            let kept = RedirectPolicy.headers(original, from: from, to: to, keepsBody: next.httpBody != nil)
+            next.allHTTPHeaderFields = Dictionary(kept.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+            completionHandler(next)
         }
     }
 

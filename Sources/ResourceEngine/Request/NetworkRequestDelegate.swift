@@ -26,11 +26,13 @@ final class NetworkRequestDelegate: RequestDelegate {
 
     func startUnderlyingOperation(passingResponseTo handler: any RequestCompletionHandler) {
         let method = RequestMethod(httpName: underlyingRequest.httpMethod)
-        let pipeline = resource.configuration(for: method).pipeline
+        let configuration = resource.configuration(for: method)
+        let pipeline = configuration.pipeline
         let clock = resource.service.clock
         let startedAt = clock.now
         networking = resource.service.networking.startRequest(
             underlyingRequest,
+            transport: configuration.transport,
             progress: { progress in
                 MainQueue.async { handler.reportProgress(progress) }
             },
