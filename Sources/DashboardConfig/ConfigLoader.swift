@@ -126,7 +126,9 @@ public enum ConfigLoader {
                 layout.columns = reader.int(columns.value, "layout.columns", range: 1...12) ?? layout.columns
             }
         }
-        return DashboardSpec(file: reader.file, title: title, service: service, configure: blocks, panes: panes, layout: layout)
+        return DashboardSpec(
+            file: reader.file, title: title, service: service, configure: blocks, panes: panes, layout: layout,
+            bodySecrets: reader.bodySecrets.sorted())
     }
 
     static func readService(_ node: Node, reader: inout NodeReader) -> ServiceSpec? {

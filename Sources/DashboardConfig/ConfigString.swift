@@ -6,10 +6,14 @@
 public struct ConfigString: Sendable, Hashable, CustomStringConvertible {
     public let template: String
     public let value: String
+    /// What the environment put into `value`, each variable's value once (defaults written in the
+    /// file are not secret: the file shows them).
+    public let environmentValues: [String]
 
-    public init(template: String, value: String) {
+    public init(template: String, value: String, environmentValues: [String] = []) {
         self.template = template
         self.value = value
+        self.environmentValues = environmentValues
     }
 
     /// A plain string with no interpolation.

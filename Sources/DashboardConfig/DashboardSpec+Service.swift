@@ -16,8 +16,9 @@ extension DashboardSpec {
             networking: networking, clock: clock)
         if let cache {
             let namespace = cacheFingerprint
+            let safe = RedactingEntityCache(cache, redactor: Redactor(self))
             service.configure(description: "persistent cache") {
-                $0.cache = cache
+                $0.cache = safe
                 $0.cacheNamespace = namespace
             }
         }

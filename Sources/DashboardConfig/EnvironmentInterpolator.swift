@@ -27,6 +27,7 @@ public struct EnvironmentInterpolator: Sendable {
     public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
         guard text.contains("$") else { return .success(ConfigString(text)) }
         var out = ""
+        var fromEnvironment: [String] = []
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
             out += rest[..<dollar]
@@ -56,6 +57,7 @@ public struct EnvironmentInterpolator: Sendable {
             else { return .failure(.badName(String(name))) }
             if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
                 out += value
+                if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
             } else if let fallback {
                 out += fallback
             } else {
@@ -64,6 +66,6 @@ public struct EnvironmentInterpolator: Sendable {
             rest = after[after.index(after: close)...]
         }
         out += rest
-        return .success(ConfigString(template: text, value: out))
+        return .success(ConfigString(template: text, value: out, environmentValues: fromEnvironment))
     }
 }

@@ -8,6 +8,9 @@ struct NodeReader {
     let file: String
     let interpolator: EnvironmentInterpolator
     var problems: [ConfigProblem] = []
+    /// Environment values that went into request bodies (their places are not kept, so they are
+    /// secrets wherever they show up).
+    var bodySecrets: Set<String> = []
 
     init(file: String, environment: [String: String]) {
         self.file = file
@@ -139,7 +142,9 @@ struct NodeReader {
                 if let double = node.float { return .double(double) }
             }
             switch interpolator.interpolate(scalar.string) {
-            case .success(let value): return .string(value.value)
+            case .success(let value):
+                bodySecrets.formUnion(value.environmentValues)
+                return .string(value.value)
             case .failure(let failure):
                 problem(at: node, "\(what): \(failure)")
                 return nil

@@ -80,6 +80,9 @@ public enum WrittenURL {
 
     private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".unicodeScalars)
 
+    /// `text` with everything but unreserved characters percent-encoded, as params are sent.
+    public static func formEscaped(_ text: String) -> String { formEscape(text) }
+
     private static func formEscape(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {

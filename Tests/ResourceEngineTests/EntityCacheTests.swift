@@ -7,6 +7,11 @@ private func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("hammock-cache-\(UUID().uuidString)")
 }
 
+/// The entry files in a cache's own directory (not the marker).
+private func entries(_ cache: DiskEntityCache) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter { !$0.hasPrefix(".") }
+}
+
 @Suite struct DiskEntityCacheTests {
     @Test func roundTripsJSONTextAndBytesWithTheirMetadata() throws {
         let cache = DiskEntityCache(directory: temporaryDirectory())
@@ -33,13 +38,13 @@ private func temporaryDirectory() -> URL {
         let cache = DiskEntityCache(directory: directory)
         cache.writeEntity(Entity(content: "good", timestamp: 1), forKey: "k")
         cache.flush()
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
+        let file = try #require(try entries(cache).first)
         for junk in [Data("{not json".utf8), Data([0xFF, 0x00]), Data(#"{"hammockCache":99,"kind":"text","content":"x"}"#.utf8), Data()] {
-            try junk.write(to: directory.appendingPathComponent(file))
+            try junk.write(to: cache.directory.appendingPathComponent(file))
             // As a later run finds it: a cache lists its directory once.
             let cache = DiskEntityCache(directory: directory)
             #expect(cache.readEntity(forKey: "k") == nil)
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "the bad file is removed")
+            #expect(!FileManager.default.fileExists(atPath: cache.directory.appendingPathComponent(file).path), "the bad file is removed")
         }
         cache.writeEntity(Entity(content: "again", timestamp: 2), forKey: "k")
         cache.flush()
@@ -54,7 +59,8 @@ private func temporaryDirectory() -> URL {
             cache.writeEntity(Entity(content: body, timestamp: Double(i)), forKey: "k\(i)")
             cache.flush()
         }
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        let files = try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: [.fileSizeKey])
+            .filter { !$0.lastPathComponent.hasPrefix(".hammock") }
         let total = try files.reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
         #expect(total <= 20_000)
         #expect(cache.readEntity(forKey: "k19") != nil, "the newest survives")
@@ -69,13 +75,13 @@ private func temporaryDirectory() -> URL {
         for i in 0..<5 { earlier.writeEntity(Entity(content: body, timestamp: Double(i)), forKey: "old\(i)") }
         earlier.flush()
         let past = Date(timeIntervalSinceNow: -3600)
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: directory.appendingPathComponent(name).path)
+        for name in try entries(earlier) {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: earlier.directory.appendingPathComponent(name).path)
         }
         let later = DiskEntityCache(directory: directory, maxBytes: 10_000)
         later.writeEntity(Entity(content: body, timestamp: 9), forKey: "new")
         later.flush()
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let names = try entries(later)
         #expect(names.count == 3, "the bound is kept counting what the earlier run left: \(names.count) files")
         #expect(later.readEntity(forKey: "new") != nil)
         #expect(later.stats.filesRemoved == 3)
@@ -93,7 +99,7 @@ private func temporaryDirectory() -> URL {
         #expect(cache.readEntity(forKey: "k")?.content as? String == "v99", "a pending write is what a read sees")
         #expect(cache.readEntity(forKey: "k")?.timestamp == 99.5)
         #expect(cache.readEntity(forKey: "gone") == nil, "a pending removal hides the entry")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing is written before the delay")
+        #expect(try entries(cache).isEmpty, "nothing is written before the delay")
         cache.flush()
         #expect(cache.stats.filesWritten == 1 && cache.stats.filesRemoved == 0, "two hundred changes to one entry, one file write")
         #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 99.5)
@@ -142,7 +148,7 @@ private func temporaryDirectory() -> URL {
         let cache = DiskEntityCache(directory: directory, writeDelay: 0.05)
         // inotify tells when the file is renamed into place: an event, not a timed wait.
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        #expect(inotify_add_watch(fd, directory.path, UInt32(IN_MOVED_TO)) >= 0)
+        #expect(inotify_add_watch(fd, cache.directory.path, UInt32(IN_MOVED_TO)) >= 0)
         let watch = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         defer {
             watch.cancel()
@@ -166,12 +172,66 @@ private func temporaryDirectory() -> URL {
         let key = "ns\nhttps://api.test/orders?token=SECRET-123"
         cache.writeEntity(Entity(content: JSON.object(["n": 1]), headers: ["Authorization": "Bearer SECRET-123"], timestamp: 1), forKey: key)
         cache.flush()
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for name in try entries(cache) {
             #expect(!name.contains("SECRET") && !name.contains("api.test"))
             #expect(name.count == 64 + 5, "a SHA-256 hex name")
-            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            let text = try String(contentsOf: cache.directory.appendingPathComponent(name), encoding: .utf8)
             #expect(!text.contains("SECRET") && !text.contains("api.test"))
         }
+    }
+
+    @Test func theUsersOwnFilesInTheCacheLocationAreNeverReadCountedOrDeleted() throws {
+        let location = temporaryDirectory()
+        try FileManager.default.createDirectory(at: location, withIntermediateDirectories: true)
+        // The user's own JSON files, bigger than the whole bound, some named like entries.
+        let mine = ["notes.json", String(repeating: "a", count: 64) + ".json", "history-" + String(repeating: "b", count: 32) + ".json"]
+        for name in mine { try Data(repeating: 0x7B, count: 30_000).write(to: location.appendingPathComponent(name)) }
+        let cache = DiskEntityCache(directory: location, maxBytes: 10_000)
+        for i in 0..<10 {
+            cache.writeEntity(Entity(content: String(repeating: "x", count: 2000), timestamp: Double(i)), forKey: "k\(i)")
+            cache.flush()
+        }
+        for name in mine {
+            #expect(try Data(contentsOf: location.appendingPathComponent(name)) == Data(repeating: 0x7B, count: 30_000), "\(name) untouched")
+        }
+        #expect(cache.directory.path == location.appendingPathComponent("hammock-cache").path)
+        #expect(cache.readEntity(forKey: "k9") != nil, "the bound counts only the cache's own entries")
+        #expect(try entries(cache).count <= 5)
+    }
+
+    @Test func aDirectoryHammockDidNotMakeIsNeverUsed() throws {
+        let location = temporaryDirectory()
+        let foreign = location.appendingPathComponent("hammock-cache")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        let theirs = foreign.appendingPathComponent(String(repeating: "c", count: 64) + ".json")
+        try Data("{\"theirs\":true}".utf8).write(to: theirs)
+        let cache = DiskEntityCache(directory: location, maxBytes: 1)
+        #expect(cache.problem?.contains("was not made by Hammock") == true)
+        cache.writeEntity(Entity(content: "x", timestamp: 1), forKey: "k")
+        cache.flush()
+        #expect(cache.readEntity(forKey: "k") == nil, "the cache is off")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == [theirs.lastPathComponent], "nothing written, nothing removed")
+    }
+
+    @Test func directoriesAre0700AndFiles0600WhateverTheUmask() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        let location = temporaryDirectory()
+        let cache = DiskEntityCache(directory: location)
+        cache.writeEntity(Entity(content: "private", timestamp: 1), forKey: "k")
+        cache.flush()
+        func mode(_ path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(try mode(location.path) == 0o700, "a location Hammock creates is private too")
+        #expect(try mode(cache.directory.path) == 0o700)
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache.directory.path) {
+            #expect(try mode(cache.directory.appendingPathComponent(name).path) == 0o600, "\(name)")
+        }
+        // An existing directory of ours that is too open is tightened.
+        chmod(cache.directory.path, 0o755)
+        _ = DiskEntityCache(directory: location)
+        #expect(try mode(cache.directory.path) == 0o700)
     }
 
     @Test func defaultDirectoryFollowsXDG() {

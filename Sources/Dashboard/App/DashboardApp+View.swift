@@ -279,7 +279,8 @@ extension DashboardApp {
     /// "Unable to load data.", the message (wrapped to the room there is), "[t] Try again" and
     /// the age of the last good data, centred vertically.
     private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
-        let detail = error.httpStatusCode.map { "\($0) · \(error.userMessage)" } ?? error.userMessage
+        let message = redactor.redact(error.userMessage)
+        let detail = error.httpStatusCode.map { "\($0) · \(message)" } ?? message
         let age = pane.resource.latestData.map { data -> String in
             let seconds = max(0, clock.now - data.timestamp)
             return "last data " + (seconds < 1 ? "just now" : Formatting.age(seconds))

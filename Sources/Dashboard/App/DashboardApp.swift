@@ -29,6 +29,8 @@ public final class DashboardApp {
 
     public private(set) var spec: DashboardSpec
     public private(set) var service: Service
+    /// Takes the config's secrets out of everything the dashboard shows or reports.
+    public private(set) var redactor: Redactor
     public private(set) var panes: [Pane] = []
     public let terminal: Terminal?
     let clock: any EngineClock
@@ -121,6 +123,7 @@ public final class DashboardApp {
         self.timeZone = timeZone
         self.makeService = makeService
         self.service = makeService(spec)
+        self.redactor = Redactor(spec)
     }
 
     // MARK: Life cycle
@@ -175,12 +178,15 @@ public final class DashboardApp {
         panes = spec.panes.map { paneSpec in
             let resource = spec.resource(for: paneSpec, in: service)
             let id = ObjectIdentifier(resource)
-            let pane = Pane(spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec)) { [weak self] in
+            let pane = Pane(
+                spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec), displayURL: spec.displayURL(for: paneSpec),
+                redactor: redactor
+            ) { [weak self] in
                 self?.send(.resourceChanged)
             }
             if seen.updateValue(resource, forKey: id) == nil {
                 panesByResource[id] = ResourcePanes(
-                    url: resource.url.absoluteString, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
+                    url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
             }
             panesByResource[id]!.panes.append(pane)
             panesByResource[id]!.titles.append(paneSpec.title)
@@ -201,12 +207,12 @@ public final class DashboardApp {
         let shown = panesByResource[id]
         let finished = event != .requested
         let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? resource.url.absoluteString, method: shown?.method ?? "GET",
+            time: clock.now, url: shown?.url ?? redactor.redact(resource.url.absoluteString), method: shown?.method ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,
             statusCode: finished ? resource.latestMetrics?.statusCode : nil,
             latency: finished ? resource.latestMetrics?.latency : nil,
-            message: event == .error ? resource.latestError?.userMessage : nil)
+            message: event == .error ? resource.latestError.map { redactor.redact($0.userMessage) } : nil)
         eventLog.append(entry)
         onEvent?(entry)
         evaluatePanes(after: event, on: resource)
@@ -321,6 +327,7 @@ public final class DashboardApp {
             let selectedTitle = selectedPane?.spec.title
             stop()
             spec = newSpec
+            redactor = Redactor(newSpec)
             service = makeService(newSpec)
             statusMessage = nil
             start()
@@ -333,7 +340,7 @@ public final class DashboardApp {
         case .rejected(let errors):
             let first = errors.problems.first.map(\.description) ?? "invalid config"
             let more = errors.problems.count > 1 ? " (+\(errors.problems.count - 1) more)" : ""
-            statusMessage = "config not reloaded: \(first)\(more); still running the previous config"
+            statusMessage = redactor.redact("config not reloaded: \(first)\(more); still running the previous config")
             requestFrame()
         case .unchanged:
             break
@@ -370,7 +377,7 @@ public final class DashboardApp {
         if !filter.isEmpty {
             let needle = filter.lowercased()
             result = result.filter {
-                $0.spec.title.lowercased().contains(needle) || $0.resource.url.absoluteString.lowercased().contains(needle)
+                $0.spec.title.lowercased().contains(needle) || $0.displayURL.lowercased().contains(needle)
             }
         }
         if sortFailingFirst {

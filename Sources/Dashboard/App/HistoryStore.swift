@@ -6,19 +6,21 @@ import ResourceEngine
 /// One file per config fingerprint, its name a hash; inside, each history is keyed by the hash of
 /// its URL, so no URL (or token in one) is written out. Written atomically when the dashboard stops.
 public struct HistoryStore: Sendable {
-    public let directory: URL
+    /// The cache location; files go to Hammock's own directory in it (`CacheDirectory`).
+    public let location: URL
 
     public init(directory: URL) {
-        self.directory = directory
+        self.location = directory
     }
 
-    private func file(namespace: String) -> URL {
-        directory.appendingPathComponent("history-" + SHA256.hex("history\n" + namespace).prefix(32) + ".json")
+    private func file(namespace: String, in directory: CacheDirectory) -> URL {
+        directory.url.appendingPathComponent("history-" + SHA256.hex("history\n" + namespace).prefix(32) + ".json")
     }
 
     /// The saved histories of `urls` for `namespace`'s config; empty if none or unreadable.
     public func load(namespace: String, urls: [String]) -> [String: ProbeHistory] {
-        guard let data = FileManager.default.contents(atPath: file(namespace: namespace).path),
+        guard let directory = try? CacheDirectory(location: location),
+            let data = FileManager.default.contents(atPath: file(namespace: namespace, in: directory).path),
             let object = (try? JSONParser.parse(data))?.objectValue
         else { return [:] }
         var histories: [String: ProbeHistory] = [:]
@@ -44,8 +46,7 @@ public struct HistoryStore: Sendable {
                 "probes": .array(history.probes.map { [.double($0.time), .double($0.latency), $0.statusCode.map(JSON.int) ?? .null, .bool($0.ok)] }),
             ])
         }
-        guard let data = try? JSON.object(object).serialized() else { return }
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? AtomicFile.write(data, to: file(namespace: namespace))
+        guard let data = try? JSON.object(object).serialized(), let directory = try? CacheDirectory(location: location) else { return }
+        try? PrivateFiles.writeAtomically(data, to: file(namespace: namespace, in: directory))
     }
 }

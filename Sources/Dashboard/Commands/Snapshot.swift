@@ -45,7 +45,7 @@ public enum Snapshot {
         let resource = pane.resource
         var object: JSONObject = [
             "title": .string(pane.spec.title),
-            "url": .string(resource.url.absoluteString),
+            "url": .string(pane.displayURL),
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.health == .ok),
             "state": .string(Snapshot.stateName(pane.health)),

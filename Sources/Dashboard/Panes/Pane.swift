@@ -23,6 +23,10 @@ public final class Pane {
     public let spec: PaneSpec
     public let resource: Resource
     public let overlay: StatusOverlay
+    /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
+    public let displayURL: String
+    /// Takes secrets out of everything the pane shows.
+    public let redactor: Redactor
     /// Seconds between refreshes, start to start (`every`, else the configured expiration).
     public let every: TimeInterval
     /// Lines scrolled in zoom.
@@ -38,9 +42,14 @@ public final class Pane {
     private var cachedContent: PaneContent?
 
     /// Starts observing `resource`; `onChange` is called after every event and overlay change.
-    public init(spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, onChange: @escaping @MainActor () -> Void) {
+    public init(
+        spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, displayURL: String? = nil, redactor: Redactor = .none,
+        onChange: @escaping @MainActor () -> Void
+    ) {
         self.spec = spec
         self.resource = resource
+        self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
+        self.redactor = redactor
         self.every = every ?? spec.every ?? DashboardSpec.defaultRefreshInterval
         overlay = StatusOverlay(displayPriority: spec.overlay ?? StatusOverlay.dashboardDefault)
         overlay.onChange = onChange
@@ -86,7 +95,7 @@ public final class Pane {
 
     /// Why the pane is failing ("Service Unavailable", "select items: no member…"), or nil.
     public var failure: String? {
-        if let error = resource.latestError, !errorIsExpected { return error.userMessage }
+        if let error = resource.latestError, !errorIsExpected { return redactor.redact(error.userMessage) }
         return contentProblem
     }
 
@@ -94,7 +103,7 @@ public final class Pane {
     var content: PaneContent? {
         guard let entity = shownEntity else { return nil }
         if let cachedContent { return cachedContent }
-        let content = PaneContent(spec: spec, content: entity.content)
+        let content = PaneContent(spec: spec, content: redactor.redact(content: entity.content))
         cachedContent = content
         return content
     }
@@ -116,7 +125,7 @@ public final class Pane {
         let observation = Expectation.Observation(
             statusCode: metrics?.statusCode, latency: metrics?.latency,
             body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:])
-        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first
+        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map(redactor.redact)
         defer { unmetExpectation = verdict }
         return verdict != unmetExpectation
     }

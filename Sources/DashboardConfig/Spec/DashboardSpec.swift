@@ -10,4 +10,6 @@ public struct DashboardSpec: Sendable {
     public var configure: [ConfigureBlockSpec]
     public var panes: [PaneSpec]
     public var layout: LayoutSpec
+    /// Environment values used in request bodies.
+    public var bodySecrets: [String] = []
 }

@@ -16,7 +16,12 @@ import Foundation
 /// `maxBytes` by removing the least recently written files, from an in-memory index of sizes
 /// (the directory is listed once, not on every write).
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
+    /// The location as given (`--cache-dir`, or the default).
+    public let location: URL
+    /// Where the entries are: Hammock's own directory in `location` (see `CacheDirectory`).
     public let directory: URL
+    /// Why the cache is off (its directory is not Hammock's or cannot be made), or nil.
+    public let problem: String?
     public let maxBytes: Int
     /// How long a change may wait before it is written.
     public let writeDelay: TimeInterval
@@ -54,14 +59,24 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// most `writeDelay` seconds after they happen, timestamp-only changes after
     /// `timestampRefresh`, and everything at once on `flush()`.
     public init(directory: URL, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5, timestampRefresh: TimeInterval = 60) {
-        self.directory = directory
+        self.location = directory
         self.maxBytes = maxBytes
         self.writeDelay = writeDelay
         self.timestampRefresh = timestampRefresh
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            self.directory = try CacheDirectory(location: directory).url
+            self.problem = nil
+        } catch {
+            self.directory = directory.appendingPathComponent(CacheDirectory.name)
+            self.problem = "\(error)"
+            EngineLog.log(.cache, "cache off: \(error)")
+        }
     }
 
-    /// `$XDG_CACHE_HOME/hammock`, or `~/.cache/hammock`.
+    /// False when the cache is off (`problem`): it then reads nothing and writes nothing.
+    public var isUsable: Bool { problem == nil }
+
+    /// `$XDG_CACHE_HOME/hammock`, or `~/.cache/hammock`: the default location.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("hammock")
@@ -75,7 +90,8 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     public func readEntity(forKey key: String) -> Entity? {
-        queue.sync {
+        guard isUsable else { return nil }
+        return queue.sync {
             loadIndexIfNeeded()
             let name = DiskEntityCache.fileName(forKey: key)
             switch pending[name] ?? deferred[name] {
@@ -91,6 +107,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     public func writeEntity(_ entity: Entity, forKey key: String) {
+        guard isUsable else { return }
         queue.async { [self] in
             pending[DiskEntityCache.fileName(forKey: key)] = .write(entity)
             scheduleDrain()
@@ -98,6 +115,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     public func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) {
+        guard isUsable else { return }
         queue.async { [self] in
             let name = DiskEntityCache.fileName(forKey: key)
             switch pending[name] ?? deferred[name] {
@@ -112,6 +130,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     public func removeEntity(forKey key: String) {
+        guard isUsable else { return }
         queue.async { [self] in
             pending[DiskEntityCache.fileName(forKey: key)] = .remove
             scheduleDrain()
@@ -216,7 +235,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     @discardableResult
     private func write(_ data: Data, name: String) -> Bool {
         do {
-            try AtomicFile.write(data, to: url(name))
+            try PrivateFiles.writeAtomically(data, to: url(name))
             statistics.filesWritten += 1
             lastOrder = max(Date().timeIntervalSince1970, lastOrder.nextUp)
             record(name, size: data.count, order: lastOrder)
@@ -241,7 +260,8 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         var entries: [String: (size: Int, order: Double)] = [:]
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
-        for file in files where file.pathExtension == "json" {
+        // Only entries: anything else here (histories, the marker, a stranger's file) is not counted or trimmed.
+        for file in files where CacheDirectory.isEntryName(file.lastPathComponent) {
             let values = try? file.resourceValues(forKeys: Set(keys))
             entries[file.lastPathComponent] = (values?.fileSize ?? 0, values?.contentModificationDate?.timeIntervalSince1970 ?? 0)
         }

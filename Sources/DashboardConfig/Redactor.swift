@@ -1,0 +1,207 @@
+import Foundation
+import ResourceEngine
+import Synchronization
+
+/// The one place secrets are taken out of text: everything Hammock shows, prints, logs or writes
+/// (screen, zoom, events, snapshot text and JSON, logs, the cache, error messages) passes through
+/// `redact`, which puts `•••` where a secret was.
+///
+/// Secrets are the values a config took from the environment (`${VAR}`) for headers, request
+/// bodies and the parts of URLs that can carry credentials (user-info, path, query — not the
+/// scheme, host or port, nor the path of a whole base URL from the environment), the values of headers whose names say they are credentials, and
+/// passwords written into URLs; each also in its percent-encoded forms, as it travels in a URL.
+/// Whatever the config, passwords in `user:password@` URLs and the values of query parameters
+/// named like credentials (`token=`, `api_key=`, `signature=`…) are masked in any text.
+public struct Redactor: Sendable {
+    /// What a secret becomes.
+    public static let mask = "•••"
+    /// Values shorter than this are not searched for in free text (a two-character value would
+    /// blank out half a screen); where their place is known (URLs, headers) they show as written.
+    public static let shortest = 3
+
+    /// The values searched for, longest first (so a secret containing another goes whole).
+    public let secrets: [String]
+
+    public static let none = Redactor(secrets: [])
+
+    public init(secrets: some Sequence<String>) {
+        var unique = Set<String>()
+        for secret in secrets where secret.count >= Redactor.shortest {
+            unique.insert(secret)
+            for encoded in [WrittenURL.encodingWhatCannotTravel(secret), WrittenURL.formEscaped(secret)] where encoded != secret {
+                unique.insert(encoded)
+            }
+        }
+        self.secrets = unique.sorted { ($0.count, $0) > ($1.count, $1) }
+    }
+
+    /// The redactor for a config's secrets.
+    public init(_ spec: DashboardSpec) {
+        self.init(secrets: spec.secrets)
+    }
+
+    /// `text` with every secret, URL password and credential-like query value masked.
+    public func redact(_ text: String) -> String {
+        var out = text
+        for secret in secrets where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+        }
+        if out.contains("://") || out.contains("=") { out = Redactor.maskURLCredentials(out) }
+        return out
+    }
+
+    /// `json` with every string (member names included) redacted.
+    public func redact(_ json: JSON) -> JSON {
+        redacted(json) ?? json
+    }
+
+    /// The redacted value, or nil when nothing in it changes (so a large body is not rebuilt).
+    private func redacted(_ json: JSON) -> JSON? {
+        switch json {
+        case .string(let text):
+            let out = redact(text)
+            return out == text ? nil : .string(out)
+        case .array(let items):
+            var copy: [JSON]?
+            for (index, item) in items.enumerated() {
+                guard let changed = redacted(item) else { continue }
+                if copy == nil { copy = items }
+                copy![index] = changed
+            }
+            return copy.map(JSON.array)
+        case .object(let object):
+            var changedAny = false
+            let members = object.members.map { member -> (String, JSON) in
+                let key = redact(member.key)
+                let value = redacted(member.value)
+                if key != member.key || value != nil { changedAny = true }
+                return (key, value ?? member.value)
+            }
+            return changedAny ? .object(JSONObject(members)) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Content as it may be shown or stored: JSON and text redacted; bytes that are UTF-8 text too.
+    public func redact(content: any Sendable) -> any Sendable {
+        switch content {
+        case let json as JSON: return redact(json)
+        case let text as String: return redact(text)
+        case let data as Data:
+            guard let text = String(validating: data, as: UTF8.self) else { return data }
+            let redacted = redact(text)
+            return redacted == text ? data : Data(redacted.utf8)
+        default: return content
+        }
+    }
+
+    // MARK: Whatever the config
+
+    /// Query parameter names whose values are credentials.
+    static let credentialNames = ["token", "key", "secret", "password", "passwd", "pwd", "auth", "session", "signature", "sig", "credential"]
+
+    /// Masks `user:password@` in URLs and the values of credential-named query parameters.
+    static func maskURLCredentials(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        var changed = false
+        // user:password@host — after "://", before the first "/", "?", "#" or space.
+        var index = 0
+        while index + 2 < scalars.count {
+            guard scalars[index] == ":", scalars[index + 1] == "/", scalars[index + 2] == "/" else { index += 1; continue }
+            let start = index + 3
+            var end = start
+            while end < scalars.count, !"/?# \n\t\"'<>".unicodeScalars.contains(scalars[end]) { end += 1 }
+            if let at = scalars[start..<end].lastIndex(of: "@"), let colon = scalars[start..<at].firstIndex(of: ":"), at > colon + 1 {
+                scalars.replaceSubrange((colon + 1)..<at, with: Redactor.mask.unicodeScalars)
+                changed = true
+                end -= (at - colon - 1) - Redactor.mask.unicodeScalars.count
+            }
+            index = end
+        }
+        // ?token=value and &api_key=value
+        index = 0
+        while index < scalars.count {
+            guard scalars[index] == "?" || scalars[index] == "&" else { index += 1; continue }
+            var equals = index + 1
+            while equals < scalars.count, !"=&?# \n\t\"'".unicodeScalars.contains(scalars[equals]) { equals += 1 }
+            guard equals < scalars.count, scalars[equals] == "=" else { index = equals; continue }
+            let name = String(String.UnicodeScalarView(scalars[(index + 1)..<equals])).lowercased()
+            var end = equals + 1
+            while end < scalars.count, !"&# \n\t\"'<>".unicodeScalars.contains(scalars[end]) { end += 1 }
+            if end > equals + 1, credentialNames.contains(where: { name.contains($0) }),
+                String(String.UnicodeScalarView(scalars[(equals + 1)..<end])) != Redactor.mask
+            {
+                scalars.replaceSubrange((equals + 1)..<end, with: Redactor.mask.unicodeScalars)
+                changed = true
+                end = equals + 1 + Redactor.mask.unicodeScalars.count
+            }
+            index = end
+        }
+        return changed ? String(String.UnicodeScalarView(scalars)) : text
+    }
+}
+
+/// A redactor that can be replaced while others use it (the log handler, across config reloads).
+public final class SharedRedactor: Sendable {
+    private let current: Mutex<Redactor>
+
+    public init(_ redactor: Redactor = .none) {
+        current = Mutex(redactor)
+    }
+
+    public var redactor: Redactor {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+
+    public func redact(_ text: String) -> String { redactor.redact(text) }
+}
+
+extension DashboardSpec {
+    /// Every secret value in the config (see `Redactor`).
+    public var secrets: [String] {
+        var found = Set(bodySecrets)
+        var headers = service.headers
+        for block in configure { headers += block.headers }
+        for header in headers {
+            found.formUnion(header.value.environmentValues)
+            if HeaderSpec.looksSensitive(header.name) { found.insert(header.value.value) }
+        }
+        var urls: [ConfigString] = []
+        if let base = service.baseURL { urls.append(base) }
+        for pane in panes {
+            urls.append(pane.resource)
+            for param in pane.params {
+                found.formUnion(param.value.environmentValues)
+                if Redactor.credentialNames.contains(where: { param.name.lowercased().contains($0) }) { found.insert(param.value.value) }
+            }
+        }
+        for url in urls { found.formUnion(DashboardSpec.secrets(in: url)) }
+        return found.sorted()
+    }
+
+    /// The secret parts of a URL: a password written into it, and what the environment put
+    /// there except the scheme, host and port (a whole URL from the environment gives its
+    /// password and query values).
+    static func secrets(in url: ConfigString) -> [String] {
+        var found: [String] = []
+        let parsed = URL(string: WrittenURL.encodingWhatCannotTravel(url.value))
+        if let password = parsed?.password(percentEncoded: false), !password.isEmpty { found.append(password) }
+        let host = parsed?.host?.lowercased()
+        let port = parsed?.port.map(String.init)
+        for value in url.environmentValues {
+            if value.lowercased() == host || value == port || value.lowercased() == parsed?.scheme?.lowercased() { continue }
+            if WrittenURL.isAbsolute(value), let inner = URL(string: WrittenURL.encodingWhatCannotTravel(value)) {
+                // A base URL from the environment: its path names the API, its password and
+                // query values may be credentials.
+                if let password = inner.password(percentEncoded: false), !password.isEmpty { found.append(password) }
+                let query = URLComponents(url: inner, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                found += query.compactMap(\.value)
+                continue
+            }
+            found.append(value)
+        }
+        return found
+    }
+}
