@@ -47,22 +47,50 @@ public final class ConfigReloader {
         }
     }
 
-    /// Starts watching (inotify on the file's directory); `onChange` gets each outcome other
-    /// than `.unchanged`.
-    public func watch(debounce: TimeInterval = 0.2, _ onChange: @escaping @MainActor (Outcome) -> Void) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    /// Why the file must not be watched (another user could change it, and a reload would then
+    /// run their config: their headers, their URLs), or nil. The file must be the user's (or
+    /// root's) and not writable by everyone; its directory must not let others replace it.
+    public nonisolated static func watchProblem(path: String) -> String? {
+        var file = stat()
+        guard stat(path, &file) == 0 else { return "cannot read \(path)" }
+        let me = geteuid()
+        if file.st_uid != me, file.st_uid != 0 { return "\(path) belongs to another user" }
+        if file.st_mode & 0o002 != 0 { return "anyone can write \(path)" }
+        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent().path
+        var directory = stat()
+        guard stat(real, &directory) == 0 else { return "cannot read \(real)" }
+        if directory.st_uid != me, directory.st_uid != 0 { return "its directory \(real) belongs to another user" }
+        if directory.st_mode & 0o002 != 0, directory.st_mode & UInt32(S_ISVTX) == 0 { return "anyone can replace files in \(real)" }
+        return nil
+    }
+
+    /// Starts watching the file (inotify on its directory, events for its name only, so a log
+    /// written beside it does not keep putting the reload off); `onChange` gets each outcome
+    /// other than `.unchanged`. Returns why it does not watch (`watchProblem`), or nil.
+    @discardableResult
+    public func watch(debounce: TimeInterval = 0.2, _ onChange: @escaping @MainActor (Outcome) -> Void) -> String? {
+        if let problem = ConfigReloader.watchProblem(path: path) { return problem }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let name = Array(url.lastPathComponent.utf8)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return "inotify is not available" }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             close(fd)
-            return
+            return "cannot watch \(directory)"
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { @Sendable in
             MainActor.assumeIsolated {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while read(fd, &buffer, buffer.count) > 0 {}
+                var buffer = [UInt8](repeating: 0, count: 16_384)
+                var aboutTheFile = false
+                while true {
+                    let count = read(fd, &buffer, buffer.count)
+                    guard count > 0 else { break }
+                    aboutTheFile = aboutTheFile || ConfigReloader.events(buffer[0..<count], name: name)
+                }
+                guard aboutTheFile else { return }
                 self.pending?.cancel()
                 let work = DispatchWorkItem { @Sendable in
                     MainActor.assumeIsolated {
@@ -78,6 +106,22 @@ public final class ConfigReloader {
         source.setCancelHandler { close(fd) }
         source.resume()
         self.source = source
+        return nil
+    }
+
+    /// True if any inotify event in `bytes` names the file (`struct inotify_event`s: wd, mask,
+    /// cookie, len, then a NUL-padded name of `len` bytes).
+    nonisolated static func events(_ bytes: ArraySlice<UInt8>, name: [UInt8]) -> Bool {
+        var offset = bytes.startIndex
+        while offset + 16 <= bytes.endIndex {
+            let length = Int(bytes[offset + 12]) | Int(bytes[offset + 13]) << 8 | Int(bytes[offset + 14]) << 16 | Int(bytes[offset + 15]) << 24
+            let start = offset + 16
+            let end = min(bytes.endIndex, start + length)
+            let eventName = bytes[start..<end].prefix { $0 != 0 }
+            if eventName.elementsEqual(name) { return true }
+            offset = end
+        }
+        return false
     }
 
     /// Stops watching.

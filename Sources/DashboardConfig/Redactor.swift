@@ -187,7 +187,12 @@ extension DashboardSpec {
     static func secrets(in url: ConfigString) -> [String] {
         var found: [String] = []
         let parsed = URL(string: WrittenURL.encodingWhatCannotTravel(url.value))
-        if let password = parsed?.password(percentEncoded: false), !password.isEmpty { found.append(password) }
+        if let password = parsed?.password(percentEncoded: false), !password.isEmpty {
+            found.append(password)
+            // libcurl sends user-info as Basic authorization: an echoing server shows it encoded.
+            let user = parsed?.user(percentEncoded: false) ?? ""
+            found.append(Data("\(user):\(password)".utf8).base64EncodedString())
+        }
         let host = parsed?.host?.lowercased()
         let port = parsed?.port.map(String.init)
         for value in url.environmentValues {

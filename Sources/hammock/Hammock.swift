@@ -5,6 +5,7 @@ import DashboardConfig
 import Foundation
 import Glibc
 import ResourceEngine
+import TerminalUI
 
 /// The `hammock` command line.
 @main
@@ -54,14 +55,21 @@ func leave(_ status: Int32) -> Never {
     Glibc._exit(status)
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, through the screen's sanitiser: config text and messages
+/// from servers can hold escape sequences (a title with OSC 52 would write the clipboard).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    FileHandle.standardError.write(Data((sanitized(message) + "\n").utf8))
 }
 
-/// Writes a line to standard output at once (no buffering: scripts read it as it comes).
+/// Writes a line to standard output at once (no buffering: scripts read it as it comes), through
+/// the screen's sanitiser.
 func printLine(_ message: String) {
-    FileHandle.standardOutput.write(Data((message + "\n").utf8))
+    FileHandle.standardOutput.write(Data((sanitized(message) + "\n").utf8))
+}
+
+/// Text safe for a terminal, line by line (`Sanitizer`, as for the screen).
+func sanitized(_ text: String) -> String {
+    Sanitizer.lines(text).joined(separator: "\n")
 }
 
 /// Loads a config or prints every problem and exits 1.
@@ -84,7 +92,8 @@ struct GlobalOptions: ParsableArguments {
     var logFile: String?
 
     /// Turns logging on as asked; `interactive` keeps logs off the screen the dashboard draws on.
-    func apply(interactive: Bool) throws {
+    /// Every line goes through `redactor` (the config's secrets), and a log file is private (0600).
+    func apply(interactive: Bool, redactor: SharedRedactor) throws {
         guard let log else { return }
         var categories = Set<EngineLog.Category>()
         for name in log.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
@@ -98,12 +107,14 @@ struct GlobalOptions: ParsableArguments {
         }
         let path = logFile ?? (interactive ? "hammock.log" : nil)
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.isWritableFile(atPath: path),
-                let handle = FileHandle(forWritingAtPath: path)
-            else { throw ValidationError("cannot write the log file \(path)") }
-            handle.truncateFile(atOffset: 0)
+            let handle: FileHandle
+            do { handle = try PrivateFiles.openForWriting(path) } catch { throw ValidationError("cannot write the log file: \(error)") }
             EngineLog.handler = { category, message in
-                handle.write(Data("\(EventLineTime.now()) [\(category.rawValue)] \(message)\n".utf8))
+                handle.write(Data("\(EventLineTime.now()) [\(category.rawValue)] \(redactor.redact(message))\n".utf8))
+            }
+        } else {
+            EngineLog.handler = { category, message in
+                FileHandle.standardError.write(Data(sanitized("[\(category.rawValue)] \(redactor.redact(message))").utf8 + [0x0A]))
             }
         }
         EngineLog.enabled = categories
@@ -158,8 +169,10 @@ struct Open: AsyncParsableCommand {
             printError("hammock needs a terminal to draw in. From scripts use `hammock snapshot \(path)` or `hammock events \(path)`.")
             throw ExitCode(1)
         }
-        try global.apply(interactive: true)
-        let status = await DashboardRunner.run(spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory)
+        let redactor = SharedRedactor(Redactor(spec))
+        try global.apply(interactive: true, redactor: redactor)
+        let status = await DashboardRunner.run(
+            spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory, redactor: redactor)
         leave(status)
     }
 }
@@ -206,21 +219,20 @@ struct Demo: AsyncParsableCommand {
             await api.stop()
             throw error
         }
-        try global.apply(interactive: true)
+        let redactor = SharedRedactor(Redactor(spec))
+        try global.apply(interactive: true, redactor: redactor)
         // The terminal is restored when this returns; the server goes with the process.
-        let status = await DashboardRunner.run(spec: spec, environment: environment, cacheDirectory: cache.directory)
+        let status = await DashboardRunner.run(spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor)
+        if path != "config/demo.yaml" { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         leave(status)
     }
 
-    /// `config/demo.yaml` when run from the project, else the built-in copy written to a temp file.
+    /// `config/demo.yaml` when run from the project, else the built-in copy written to a private
+    /// directory made for this run (see `DemoConfig.writePrivateCopy`).
     static func demoConfigPath() throws -> String {
         let local = "config/demo.yaml"
         if FileManager.default.fileExists(atPath: local) { return local }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-demo-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("demo.yaml").path
-        try DemoConfig.yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        return try DemoConfig.writePrivateCopy()
     }
 }
 
@@ -264,7 +276,7 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try loadConfig(config)
-        try global.apply(interactive: false)
+        try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         let result = await Snapshot.take(spec: spec, columns: width, rows: height) { $0.makeService(networking: Hammock.networking()) }
         if json {
             printLine(result.json.prettyPrinted())
@@ -288,7 +300,7 @@ struct Events: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try loadConfig(config)
-        try global.apply(interactive: false)
+        try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         await EventsRunner.run(spec: spec, limit: count)
     }
 }
@@ -303,14 +315,23 @@ struct Init: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
-        if FileManager.default.fileExists(atPath: output), !force {
-            printError("\(output) already exists; use --force to overwrite it")
-            throw ExitCode(1)
+        var info = stat()
+        if lstat(output, &info) == 0 {
+            guard force else {
+                printError("\(output) already exists; use --force to overwrite it")
+                throw ExitCode(1)
+            }
+            // Only a regular file is ever replaced: never a device (/dev/null as root), a pipe,
+            // a directory or a symbolic link (whose target could be anything).
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                printError("\(output) is not a regular file; not replacing it")
+                throw ExitCode(1)
+            }
         }
         do {
-            try (StarterConfig.text + "\n").write(toFile: output, atomically: true, encoding: .utf8)
+            try PrivateFiles.writeAtomically(Data((StarterConfig.text + "\n").utf8), to: URL(fileURLWithPath: output))
         } catch {
-            printError("cannot write \(output): \(error.localizedDescription)")
+            printError("cannot write \(output): \(error)")
             throw ExitCode(1)
         }
         printLine("Wrote \(output). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")

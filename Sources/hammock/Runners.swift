@@ -11,7 +11,7 @@ import TerminalUI
 /// Connects a `DashboardApp` to the real terminal until the user quits.
 @MainActor
 enum DashboardRunner {
-    static func run(spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?) async -> Int32 {
+    static func run(spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor) async -> Int32 {
         let session: TerminalSession
         do {
             session = try TerminalSession()
@@ -20,7 +20,10 @@ enum DashboardRunner {
             return 1
         }
         let terminal = Terminal(backend: session.backend)
-        let cache = cacheDirectory.map { DiskEntityCache(directory: $0) }
+        let cache = cacheDirectory.map { DiskEntityCache(directory: $0) }.flatMap { cache -> DiskEntityCache? in
+            if let problem = cache.problem { printError("hammock: running without the cache: \(problem)") }
+            return cache.isUsable ? cache : nil
+        }
         let app = DashboardApp(
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
             historyStore: cacheDirectory.map(HistoryStore.init)
@@ -46,8 +49,12 @@ enum DashboardRunner {
                 case .inputClosed: finish(0)
                 }
             }
-            reloader.watch { app.send(.configReloaded($0)) }
+            let unwatched = reloader.watch { outcome in
+                if case .reloaded(let spec) = outcome { redactor.redactor = Redactor(spec) }
+                app.send(.configReloaded(outcome))
+            }
             app.start()
+            if let unwatched { app.send(.notice("editing the config does not reload it: \(unwatched)")) }
         }
         reloader.stop()
         app.stop()

@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Glibc
 import ResourceEngine
 import ResourceEngineTesting
 import Testing
@@ -154,5 +155,45 @@ import Testing
             try? better.write(toFile: path, atomically: true, encoding: .utf8)
         }
         #expect(titles == ["One", "Two"])
+    }
+
+    @Test func aLogWrittenBesideTheConfigDoesNotPutTheReloadOff() async throws {
+        let path = try tempFile(good)
+        let log = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("hammock.log").path
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path))
+        defer { reloader.stop() }
+        // A log line every 20 ms, as `--log all` writes next to the config: each one used to
+        // restart the debounce, so the reload never came.
+        let writer = DispatchSource.makeTimerSource(queue: .global())
+        writer.schedule(deadline: .now(), repeating: .milliseconds(20))
+        writer.setEventHandler { try? (UUID().uuidString + "\n").write(toFile: log, atomically: false, encoding: .utf8) }
+        writer.resume()
+        defer { writer.cancel() }
+        let titles: [String] = try await awaitCallback("the reload while the log is being written") { done in
+            reloader.watch(debounce: 0.2) { outcome in
+                if case .reloaded(let spec) = outcome { done(spec.panes.map(\.title)) }
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { try? better.write(toFile: path, atomically: true, encoding: .utf8) }
+        }
+        #expect(titles == ["One", "Two"])
+    }
+
+    @Test func aConfigOthersCanChangeIsNotWatched() throws {
+        let path = try tempFile(good)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        #expect(ConfigReloader.watchProblem(path: path) == nil)
+        chmod(path, 0o666)
+        #expect(ConfigReloader.watchProblem(path: path) == "anyone can write \(path)")
+        chmod(path, 0o644)
+        chmod(directory, 0o777)
+        #expect(ConfigReloader.watchProblem(path: path) == "anyone can replace files in \(directory)")
+        chmod(directory, 0o1777)
+        #expect(ConfigReloader.watchProblem(path: path) == nil, "a sticky directory like /tmp lets no one else replace the file")
+        if geteuid() == 0 {
+            chown(path, 65534, 65534)
+            #expect(ConfigReloader.watchProblem(path: path) == "\(path) belongs to another user")
+        }
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path))
+        if geteuid() == 0 { #expect(reloader.watch { _ in } == "\(path) belongs to another user", "and watch says why it does not") }
     }
 }

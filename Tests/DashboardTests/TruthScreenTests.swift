@@ -288,3 +288,27 @@ import Testing
         app.stop()
     }
 }
+
+/// `hammock demo` outside the project writes its config where no one else can reach it.
+@Suite struct DemoPrivateCopyTests {
+    @Test func eachRunGetsAFreshPrivateDirectoryNeverAPredictableOne() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-demo-parent-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        // What another user could prepare: the old predictable name, open to all.
+        let planted = parent + "/hammock-demo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+        chmod(planted, 0o777)
+        let first = try DemoConfig.writePrivateCopy(in: parent)
+        let second = try DemoConfig.writePrivateCopy(in: parent)
+        #expect(first != second)
+        for path in [first, second] {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            #expect(directory != planted)
+            #expect((try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) == 0o700)
+            #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == DemoConfig.yaml)
+            #expect(ConfigReloader.watchProblem(path: path) == nil)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: planted).isEmpty, "nothing went into the planted directory")
+    }
+}

@@ -20,6 +20,8 @@ public final class DashboardApp {
         case resourceChanged
         case tick
         case configReloaded(ConfigReloader.Outcome)
+        /// Something the user should know, for the status line ("the config is not watched: …").
+        case notice(String)
     }
 
     /// Which screen is in front.
@@ -318,6 +320,9 @@ public final class DashboardApp {
             requestFrame()
         case .configReloaded(let outcome):
             applyReload(outcome)
+        case .notice(let text):
+            statusMessage = redactor.redact(text)
+            requestFrame()
         }
     }
 

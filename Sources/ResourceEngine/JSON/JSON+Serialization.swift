@@ -70,6 +70,10 @@ extension JSON {
         for _ in 0..<level { out += indent }
     }
 
+    static func isInvisibleFormat(_ value: UInt32) -> Bool {
+        value == 0x061C || value == 0x200E || value == 0x200F || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+
     private static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
@@ -79,7 +83,9 @@ extension JSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            // Controls, C1 controls, and what reorders or hides text (bidi overrides, isolates,
+            // marks, line separators) as escapes: the output may be read on a terminal.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || JSON.isInvisibleFormat(scalar.value):
                 out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }

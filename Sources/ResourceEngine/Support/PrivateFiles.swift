@@ -10,6 +10,10 @@ import Glibc
 public enum PrivateFiles {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Creates `path` as a 0700 directory (and missing parents the same way), or tightens an

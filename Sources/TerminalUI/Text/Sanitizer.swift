@@ -4,8 +4,8 @@
 /// it, so no response body, header or error message can move the cursor, change colours, set the
 /// window title or ring the bell. Control characters become visible placeholders (ESC → `␛`,
 /// BEL → `␇`, CR → `␍`, backspace → `␈`, other C0 → their Control Pictures, DEL → `␡`, C1 → `�`);
-/// the printable rest of an escape sequence is then harmless text. Bidirectional overrides, which
-/// can make text read differently from what it is, become `�` too.
+/// the printable rest of an escape sequence is then harmless text. Bidirectional overrides,
+/// isolates and marks, which can make text read differently from what it is, become `�` too.
 public enum Sanitizer {
     /// One line of text: tabs become a space, line breaks become `␤`.
     public static func line(_ text: String) -> String {
@@ -49,7 +49,7 @@ public enum Sanitizer {
     }
 
     private static func needsWork(_ text: String) -> Bool {
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8 {
             return true
         }
         return false
@@ -61,7 +61,7 @@ public enum Sanitizer {
         case 0x1B: out.append("\u{241B}")
         case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
         case 0x7F: out.append("\u{2421}")
-        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
+        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: out.append("\u{FFFD}")
         default: out.append(scalar)
         }
     }
