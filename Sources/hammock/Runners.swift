@@ -12,6 +12,9 @@ import TerminalUI
 @MainActor
 enum DashboardRunner {
     static func run(spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor) async -> Int32 {
+        // Before the screen takes over: a cache that cannot be used is said on the status line.
+        let diskCache = cacheDirectory.map { DiskEntityCache(directory: $0) }
+        let cache = diskCache?.isUsable == true ? diskCache : nil
         let session: TerminalSession
         do {
             session = try TerminalSession()
@@ -20,13 +23,9 @@ enum DashboardRunner {
             return 1
         }
         let terminal = Terminal(backend: session.backend)
-        let cache = cacheDirectory.map { DiskEntityCache(directory: $0) }.flatMap { cache -> DiskEntityCache? in
-            if let problem = cache.problem { printError("hammock: running without the cache: \(problem)") }
-            return cache.isUsable ? cache : nil
-        }
         let app = DashboardApp(
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
-            historyStore: cacheDirectory.map(HistoryStore.init)
+            historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init)
         ) { $0.makeService(networking: Hammock.networking(), cache: cache) }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
@@ -55,6 +54,7 @@ enum DashboardRunner {
             }
             app.start()
             if let unwatched { app.send(.notice("editing the config does not reload it: \(unwatched)")) }
+            if let problem = diskCache?.problem { app.send(.notice("running without the cache: \(problem)")) }
         }
         reloader.stop()
         app.stop()
