@@ -6,8 +6,8 @@ import TerminalUI
 /// Owns the terminal from start to exit: curses mode, input, signals, suspend, and restoring the
 /// terminal on every way out.
 ///
-/// Nothing blocks the main thread. Keys arrive through a dispatch read source on stdin that drains
-/// `wget_wch` in nodelay mode; SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP and SIGCONT through a
+/// Nothing blocks the main thread. Keys arrive through a dispatch read source on stdin whose bytes
+/// `InputDecoder` turns into keys; SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP and SIGCONT through a
 /// `SignalPipe`. All of it is delivered on the main actor as `TerminalEvent`s. The terminal is
 /// restored by `shutdown()`, by an `atexit` hook, and before every quit the app makes after a signal.
 @MainActor
@@ -23,6 +23,8 @@ public final class TerminalSession {
     private var signals: SignalPipe?
     private var handler: (@MainActor (TerminalEvent) -> Void)?
     private var isShutDown = false
+    private var decoder = InputDecoder()
+    private var escapeTimer: DispatchWorkItem?
 
     /// Enters curses mode on the process's terminal.
     ///
@@ -48,6 +50,9 @@ public final class TerminalSession {
             throw StartError(description: "ncurses gave no screen")
         }
         _ = raw()
+        // Input is read from stdin by the session, never by ncurses: no typeahead checks that
+        // would take bytes during a refresh.
+        _ = typeahead(-1)
         _ = noecho()
         _ = nonl()
         _ = keypad(window, true)
@@ -101,22 +106,38 @@ public final class TerminalSession {
         handler?(.resumed)
     }
 
+    /// Reads what stdin holds and decodes it ourselves (not `wget_wch`, which took a byte that
+    /// was not a whole character for the end of input). Only a read that returns nothing — a
+    /// real end of file, or a terminal that hung up — ends input.
     private func drainInput() {
-        guard !isShutDown, let window = nc_stdscr() else { return }
-        var sawKey = false
-        while true {
-            var code: wint_t = 0
-            let status = wget_wch(window, &code)
-            if status == ERR { break }
-            sawKey = true
-            if let key = KeyDecoder.decode(status: status, code: code) { handler?(.key(key)) }
-            if isShutDown { return }
-        }
-        // Readable with nothing to read means end of file: stop listening instead of spinning.
-        if !sawKey, nc_bytes_available(STDIN_FILENO) == 0 {
+        guard !isShutDown else { return }
+        let available = Int(nc_bytes_available(STDIN_FILENO))
+        var buffer = [UInt8](repeating: 0, count: max(1, min(available, 65_536)))
+        // Readable: bytes are there, or this read returns 0 (end of file) or fails (hang-up).
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR || errno == EAGAIN { return }
+        guard count > 0 else {
             inputSource?.cancel()
             inputSource = nil
             handler?(.inputClosed)
+            return
+        }
+        deliver(decoder.feed(buffer[0..<count]))
+        escapeTimer?.cancel()
+        if decoder.isWaitingForEscape {
+            // A lone ESC is the Escape key unless a sequence follows at once.
+            let timer = DispatchWorkItem { @Sendable in
+                MainActor.assumeIsolated { self.deliver(self.decoder.flush()) }
+            }
+            escapeTimer = timer
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(25), execute: timer)
+        }
+    }
+
+    private func deliver(_ keys: [KeyEvent]) {
+        for key in keys {
+            if isShutDown { return }
+            handler?(.key(key))
         }
     }
 

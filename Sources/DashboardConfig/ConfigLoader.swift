@@ -37,6 +37,10 @@ public enum ConfigLoader {
     /// Validates config text; `file` is used in messages.
     public static func parse(_ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
         var reader = NodeReader(file: file, environment: environment)
+        let keyProblems = YAMLGuard.keyProblems(in: text)
+        guard keyProblems.isEmpty else {
+            throw ConfigErrors(keyProblems.map { ConfigProblem(file: file, line: $0.line, column: $0.column, message: $0.message) })
+        }
         let root: Node?
         do {
             // The basic resolver: values are read by our own typed accessors, so resolving every
@@ -47,6 +51,12 @@ public enum ConfigLoader {
         }
         guard let root, !(root.null != nil && root.scalar?.style == .plain) else {
             throw ConfigErrors([ConfigProblem(file: file, line: 1, column: 1, message: "the file is empty; it needs at least service.baseURL and one pane")])
+        }
+        let limit = text.utf8.count + YAMLGuard.allowance
+        guard YAMLGuard.fits(root, limit: limit) else {
+            throw ConfigErrors([ConfigProblem(
+                file: file, line: 1, column: 1,
+                message: "the file expands to more than \(limit) values through its anchors and aliases (*name); a config may expand to at most its size in bytes plus \(YAMLGuard.allowance)")])
         }
         let spec = readDashboard(root, reader: &reader)
         guard reader.problems.isEmpty, let spec else {

@@ -96,14 +96,15 @@ extension DashboardSpec {
     /// URL (the service's, then every matching `configure` block for GET in file order, as the
     /// engine would apply them), else `defaultRefreshInterval`.
     public func refreshInterval(for pane: PaneSpec) -> TimeInterval {
-        if let every = pane.every { return every }
+        if let every = pane.every { return max(every, ConfigLoader.minimumEvery) }
         var interval = service.expiration ?? Self.defaultRefreshInterval
         guard let url = url(for: pane).flatMap(URL.init(string:)) else { return interval }
         let base = service.baseURL.flatMap { URL(string: $0.value) }
         for block in configure where block.expiration != nil && (block.methods?.contains(.get) ?? true) {
             if block.pattern.configurationPattern(baseURL: base)(url) { interval = block.expiration! }
         }
-        return interval
+        // `expiration: 0` (always stale, to the engine) must not make a pane load back to back.
+        return max(interval, ConfigLoader.minimumEvery)
     }
 
     /// The resource a pane watches: its URL as written, and its own load request when it is more

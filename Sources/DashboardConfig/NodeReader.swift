@@ -97,6 +97,10 @@ struct NodeReader {
         return value
     }
 
+    /// The longest duration a config may give: longer ones are surely mistakes, and every duration
+    /// must stay far inside what timers and clocks can hold (nanoseconds in 64 bits).
+    static let longestDuration: TimeInterval = 30 * 86_400
+
     mutating func duration(_ node: Node, _ what: String, minimum: TimeInterval = 0) -> TimeInterval? {
         guard case .scalar(let scalar) = node else {
             problem(at: node, "\(what) must be a duration like 250ms, 5s or 2m, not \(describe(node))")
@@ -108,6 +112,10 @@ struct NodeReader {
         }
         guard seconds >= minimum, minimum == 0 || seconds > 0 else {
             problem(at: node, "\(what) must be at least \(DurationText.format(minimum)), not \(scalar.string)")
+            return nil
+        }
+        guard seconds <= NodeReader.longestDuration else {
+            problem(at: node, "\(what) must be at most 30 days (720h), not \(scalar.string)")
             return nil
         }
         return seconds

@@ -33,6 +33,21 @@ struct EndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    @Test func oddBytesOnStdinNeverEndInput() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'", columns: 80, rows: 24)
+        try tmux.waitForFrame(size: "80x24")
+        // An invalid byte, a stray continuation byte, and é in two writes some time apart.
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H", "ff"])
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H", "80"])
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H", "c3"])
+        _ = try? tmux.waitForLine(timeout: 0.1, "nothing; the second half comes later") { _ in false }
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H", "a9"])
+        try tmux.sendKeys("x")
+        _ = try tmux.waitForScreen("é and x, still running") { $0.contains { $0.contains("keys: é x") } }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
     @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
     func signalsRestoreTheTerminal(signal: Int32, status: Int) throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")

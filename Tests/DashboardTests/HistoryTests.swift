@@ -42,6 +42,28 @@ import Testing
     }
 }
 
+@Suite struct HistoryStoreTests {
+    @Test func whatIsReadBackIsCheckedAndKeptToTheConfiguredCapacity() throws {
+        let location = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-history-\(UUID().uuidString)")
+        let store = HistoryStore(directory: location)
+        var history = ProbeHistory(capacity: 500)
+        for i in 0..<500 { history.append(.init(time: Double(i), latency: 0.01, statusCode: 200, ok: true)) }
+        store.save(["https://x.test/a": history], namespace: "ns")
+        let lowered = store.load(namespace: "ns", capacities: ["https://x.test/a": 20])
+        #expect(lowered["https://x.test/a"]?.capacity == 20, "a lowered history: applies after a restart")
+        #expect(lowered["https://x.test/a"]?.probes.map(\.time) == (480..<500).map(Double.init), "the newest kept")
+
+        // A planted file: a capacity of 2^62 and probes no run writes.
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: location.path + "/hammock-cache").first { $0.hasPrefix("history-") })
+        let key = SHA256.hex("https://x.test/a")
+        let planted = #"{"\#(key)":{"capacity":4611686018427387904,"probes":[[1,0.5,200,true],[2,"NaN",200,true],[3,1e300,200,true],[4,0.1,99999,true],[5,0.2,null,false],["x",0.1,200,true]]}}"#
+        try Data(planted.utf8).write(to: location.appendingPathComponent("hammock-cache/" + file))
+        let checked = try #require(store.load(namespace: "ns", capacities: ["https://x.test/a": 60])["https://x.test/a"])
+        #expect(checked.capacity == 60)
+        #expect(checked.probes.map(\.time) == [1, 5], "only sane probes are read")
+    }
+}
+
 @MainActor
 @Suite struct HistoryScreenTests {
     let h: DashboardHarness

@@ -139,7 +139,8 @@ public final class DashboardApp {
         buildPanes()
         started = true
         if histories.isEmpty, let historyStore {
-            histories = historyStore.load(namespace: spec.cacheFingerprint, urls: panes.map(\.resource.identity))
+            let capacities = Dictionary(panesByResource.values.map { ($0.identity, $0.historyCapacity) }, uniquingKeysWith: max)
+            histories = historyStore.load(namespace: spec.cacheFingerprint, capacities: capacities)
         }
         requestFrame(urgent: true)
         startCadences(from: 0, generation: generation)

@@ -40,7 +40,9 @@ public final class DispatchScheduler: DashboardScheduler {
     public func schedule(after seconds: Double, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
         counter += 1
         let handle = ScheduledAction()
-        let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        // Clamped: no delay, however it was computed, can overflow the nanosecond clock (a year at most).
+        let delay = seconds.isFinite ? min(max(0, seconds), 31_536_000) : 31_536_000
+        let due = DispatchTime.now().uptimeNanoseconds + UInt64(delay * 1e9)
         push(Entry(due: due, order: counter, action: action, handle: handle))
         if !isFiring, armedFor.map({ due < $0 }) ?? true { arm(due) }
         return handle

@@ -4,6 +4,7 @@ import Foundation
 enum Formatting {
     /// "now", "5s ago", "3m ago", "2h ago", "4d ago".
     static func age(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, seconds < 1e9 else { return "long ago" }
         if seconds < 1 { return "now" }
         if seconds < 60 { return "\(Int(seconds))s ago" }
         if seconds < 3600 { return "\(Int(seconds / 60))m ago" }
@@ -13,11 +14,13 @@ enum Formatting {
 
     /// "41 ms", "1.2 s".
     static func latency(_ seconds: TimeInterval) -> String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+        guard seconds.isFinite, seconds >= 0 else { return "? ms" }
+        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 
     /// Seconds until `age(seconds)` reads differently.
     static func untilAgeChanges(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds.isFinite, seconds < 1e9 else { return 86_400 }
         let unit: TimeInterval = seconds < 60 ? 1 : seconds < 3600 ? 60 : seconds < 86400 ? 3600 : 86400
         return (floor(seconds / unit) + 1) * unit - seconds
     }

@@ -17,23 +17,28 @@ public struct HistoryStore: Sendable {
         directory.url.appendingPathComponent("history-" + SHA256.hex("history\n" + namespace).prefix(32) + ".json")
     }
 
-    /// The saved histories of `urls` for `namespace`'s config; empty if none or unreadable.
-    public func load(namespace: String, urls: [String]) -> [String: ProbeHistory] {
+    /// The saved histories of the given resources, each kept to the capacity the config gives it
+    /// now (a lowered `history:` applies at once; a capacity in the file is never trusted), with
+    /// every probe checked (finite times and latencies, real status codes); empty if none or
+    /// unreadable.
+    public func load(namespace: String, capacities: [String: Int]) -> [String: ProbeHistory] {
         guard let directory = try? CacheDirectory(location: location),
             let data = FileManager.default.contents(atPath: file(namespace: namespace, in: directory).path),
             let object = (try? JSONParser.parse(data))?.objectValue
         else { return [:] }
         var histories: [String: ProbeHistory] = [:]
-        for url in urls {
-            guard let value = object[SHA256.hex(url)], let capacity = value["capacity"]?.intValue,
-                let probes = value["probes"]?.arrayValue
-            else { continue }
+        for (identity, capacity) in capacities {
+            guard let probes = object[SHA256.hex(identity)]?["probes"]?.arrayValue else { continue }
             var history = ProbeHistory(capacity: capacity)
-            for probe in probes {
-                guard let time = probe[0]?.doubleValue, let latency = probe[1]?.doubleValue, let ok = probe[3]?.boolValue else { continue }
-                history.append(.init(time: time, latency: latency, statusCode: probe[2]?.intValue, ok: ok))
+            for probe in probes.suffix(capacity) {
+                guard let time = probe[0]?.doubleValue, time.isFinite, let latency = probe[1]?.doubleValue,
+                    latency.isFinite, (0...86_400).contains(latency), let ok = probe[3]?.boolValue
+                else { continue }
+                let status = probe[2]?.intValue
+                if let status, !(100...999).contains(status) { continue }
+                history.append(.init(time: time, latency: latency, statusCode: status, ok: ok))
             }
-            histories[url] = history
+            histories[identity] = history
         }
         return histories
     }

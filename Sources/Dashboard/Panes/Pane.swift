@@ -161,7 +161,8 @@ public final class Pane {
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
         if resource.isLoading { return nil }
         if let error = resource.latestError, !errorIsExpected {
-            return error.timestamp + resource.configuration.retryTime
+            // `retry: 0` must not retry a refused connection back to back.
+            return error.timestamp + max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
         }
         if let lastRequested { return lastRequested + every }
         if let data = resource.latestData { return data.timestamp + every }

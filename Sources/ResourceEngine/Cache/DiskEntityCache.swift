@@ -220,6 +220,11 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// not there, so starting 10,000 panes over an empty cache costs no file system calls.
     private func read(_ name: String) -> Entity? {
         if let index, index[name] == nil { return nil }
+        // An entry bigger than a response may be was not written by Hammock: never read it in.
+        if let size = index?[name]?.size, size > DiskEntityCache.largestEntry {
+            remove(name)
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: directory.path + "/" + name) else { return nil }
         guard let entity = DiskEntityCache.decode(data) else {
             EngineLog.log(.cache, "ignoring unreadable cache file \(name)")
@@ -326,11 +331,17 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         return object
     }
 
+    /// The largest file read back: a response is capped at 8 MiB, and base64 and JSON escapes
+    /// make its entry at most about twice that.
+    static let largestEntry = 24 << 20
+
     static func decode(_ data: Data) -> Entity? {
         guard let object = (try? JSONParser.parse(data))?.objectValue,
             object["hammockCache"]?.intValue == formatVersion,
             let kind = object["kind"]?.stringValue,
             let timestamp = object["timestamp"]?.doubleValue,
+            // A time on the engine's clock (seconds since 2001), not in the far past or future.
+            timestamp.isFinite, (0...5e9).contains(timestamp),
             let contentType = object["contentType"]?.stringValue,
             let stored = object["content"]
         else { return nil }

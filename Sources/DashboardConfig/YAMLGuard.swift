@@ -1,0 +1,111 @@
+import Yams
+
+/// Bounds what a config file may expand to, so no file — however its anchors and aliases nest
+/// ("billion laughs") — can take more than linear time or memory to read.
+///
+/// Two checks: before Yams sees the text, mapping keys that are aliases or complex (`? …`) are
+/// refused, because Yams compares keys by hashing them whole (an alias key expanding to 10⁹ values
+/// never finishes); after it, the values the document expands to are counted with a budget of
+/// the file's size plus `allowance`, stopping as soon as the budget is spent.
+enum YAMLGuard {
+    /// Values a file may expand to beyond one per byte of its text.
+    static let allowance = 100_000
+
+    /// Problems with keys Yams could not compare in bounded time, as (line, column, message).
+    static func keyProblems(in text: String) -> [(line: Int, column: Int, message: String)] {
+        var problems: [(Int, Int, String)] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var blockIndent: Int?  // inside a block scalar (| or >): lines indented deeper than this
+        var quote: Character?  // inside a quoted scalar that goes on to the next line
+        for (number, line) in lines.enumerated() {
+            let characters = Array(line)
+            let indent = characters.prefix { $0 == " " }.count
+            if let parent = blockIndent {
+                if characters.allSatisfy({ $0 == " " || $0 == "\r" }) || indent > parent { continue }
+                blockIndent = nil
+            }
+            var index = 0
+            var nodeStart = quote == nil  // a value or key may begin here
+            while index < characters.count {
+                let c = characters[index]
+                if let open = quote {
+                    if open == "\"", c == "\\" { index += 2; continue }
+                    if c == open {
+                        if open == "'", index + 1 < characters.count, characters[index + 1] == "'" { index += 2; continue }
+                        quote = nil
+                    }
+                    index += 1
+                    continue
+                }
+                switch c {
+                case " ", "\t", "\r":
+                    index += 1
+                    continue
+                case "#" where index == 0 || characters[index - 1] == " " || characters[index - 1] == "\t":
+                    index = characters.count
+                    continue
+                case "\"" where nodeStart, "'" where nodeStart:
+                    quote = c
+                    index += 1
+                    nodeStart = false
+                    continue
+                case "-", "[", "{", ",":
+                    let separated = c != "-" || index + 1 == characters.count || characters[index + 1] == " "
+                    index += 1
+                    nodeStart = separated || nodeStart
+                    if !separated { nodeStart = false }
+                    continue
+                case ":" where index + 1 == characters.count || characters[index + 1] == " ":
+                    index += 1
+                    nodeStart = true
+                    // A block scalar follows: skip its lines.
+                    let rest = characters[index...].drop { $0 == " " }
+                    if let first = rest.first, first == "|" || first == ">" { blockIndent = indent }
+                    continue
+                case "?" where nodeStart && (index + 1 == characters.count || characters[index + 1] == " "):
+                    problems.append((number + 1, index + 1, "complex mapping keys (? …) are not supported; use plain names as keys"))
+                case "*" where nodeStart:
+                    var end = index + 1
+                    while end < characters.count, !" ,[]{}".contains(characters[end]) { end += 1 }
+                    var after = end
+                    while after < characters.count, characters[after] == " " { after += 1 }
+                    if end > index + 1, after < characters.count, characters[after] == ":",
+                        after + 1 == characters.count || " ,[]{}".contains(characters[after + 1])
+                    {
+                        problems.append((number + 1, index + 1, "an alias (\(String(characters[index..<end]))) cannot be a key; use a plain name"))
+                    }
+                case "|" where nodeStart && index > 0, ">" where nodeStart && index > 0:
+                    blockIndent = indent
+                default:
+                    break
+                }
+                nodeStart = false
+                index += 1
+            }
+        }
+        return problems
+    }
+
+    /// True when `root` expands to at most `limit` values (aliases counted as often as they are
+    /// used); stops counting as soon as the limit is passed.
+    static func fits(_ root: Node, limit: Int) -> Bool {
+        var budget = limit
+        var stack = [root]
+        while let node = stack.popLast() {
+            budget -= 1
+            if budget < 0 { return false }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    stack.append(key)
+                    stack.append(value)
+                }
+            case .sequence(let sequence):
+                stack.append(contentsOf: sequence)
+            case .scalar, .alias:
+                break
+            }
+        }
+        return true
+    }
+}
