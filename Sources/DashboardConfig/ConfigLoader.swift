@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ResourceEngine
 import Yams
 
@@ -24,14 +25,48 @@ public enum ConfigLoader {
 
     /// Loads and validates the file at `path`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: reason)])
+        let data: Data
+        switch read(path) {
+        case .success(let contents): data = contents
+        case .failure(let reason): throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: reason.message)])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
         }
         return try parse(text, file: path, environment: environment)
+    }
+
+    /// The largest config file read: far more than 10,000 panes need.
+    static let largestFile = 16 << 20
+
+    struct ReadFailure: Error {
+        let message: String
+    }
+
+    /// The file's bytes, or why they cannot be read, in the system's words ("no such file", "too
+    /// many levels of symbolic links", "is a directory", "permission denied").
+    static func read(_ path: String) -> Result<Data, ReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            return .failure(ReadFailure(message: code == ENOENT ? "no such file" : String(cString: strerror(code)).lowercased()))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(message: String(cString: strerror(errno)).lowercased())) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(ReadFailure(message: (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory, not a config file" : "is not a regular file"))
+        }
+        guard info.st_size <= largestFile else { return .failure(ReadFailure(message: "the file is \(info.st_size) bytes; a config may be at most 16 MiB")) }
+        var data = Data(count: Int(info.st_size))
+        var offset = 0
+        while offset < data.count {
+            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            offset += count
+        }
+        return .success(data.prefix(offset))
     }
 
     /// Validates config text; `file` is used in messages.
@@ -93,7 +128,9 @@ public enum ConfigLoader {
         let value = { (key: String) in entries.first { $0.key == key }?.value }
 
         var title = URL(fileURLWithPath: reader.file).deletingPathExtension().lastPathComponent
-        if let node = value("title"), let text = reader.string(node, "title") { title = text }
+        if let node = value("title"), let text = reader.string(node, "title") {
+            if let problem = titleProblem(text) { reader.problem(at: node, problem) } else { title = text }
+        }
 
         var service = ServiceSpec(baseURL: nil, headers: [], expiration: nil, retry: nil, timeout: nil, transformers: ["json", "text"])
         if let node = value("service") { service = readService(node, reader: &reader) ?? service }
@@ -355,6 +392,16 @@ public enum ConfigLoader {
         }
     }
 
+    /// The longest title, in characters: a title is a line on screen, not a document.
+    static let longestTitle = 200
+
+    /// Why a title cannot be shown, or nil: it must have something to see, and fit on a line.
+    static func titleProblem(_ title: String) -> String? {
+        if title.allSatisfy({ $0.isWhitespace }) { return "title must not be empty" }
+        if title.count > longestTitle { return "title is \(title.count) characters long; at most \(longestTitle)" }
+        return nil
+    }
+
     /// True for an http(s) URL with a host, as written (escapes and all) once what cannot travel is encoded.
     static func isHTTPURL(_ text: String) -> Bool {
         guard let url = URL(string: WrittenURL.encodingWhatCannotTravel(text)), let scheme = url.scheme?.lowercased() else { return false }
@@ -373,8 +420,15 @@ public enum ConfigLoader {
 
         var title = ""
         if let entry = value("title") {
-            title = reader.string(entry.value, "title") ?? ""
-            if title.isEmpty { ok = false }
+            if let text = reader.string(entry.value, "title") {
+                title = text
+                if let problem = ConfigLoader.titleProblem(text) {
+                    reader.problem(at: entry.value, problem)
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
         } else {
             reader.problem(at: node, "a pane needs a title")
             ok = false

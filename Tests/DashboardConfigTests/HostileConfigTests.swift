@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Glibc
 import Testing
 
 /// No config value can trap, and no file can expand past a bound: numbers at their limits, and
@@ -51,6 +52,27 @@ import Testing
                 for problem in error.problems { #expect(problem.line >= 2, "\(field): \(value): \(problem)") }
             }
         }
+    }
+
+    @Test func emptyOrEndlessTitlesAreProblemsNotSilentlyDroppedPanes() {
+        let base = "service:\n  baseURL: https://x.test/\npanes:\n"
+        #expect(problems(base + "  - title: \"\"\n    resource: /a\n") == ["h.yaml:4:12: title must not be empty"])
+        #expect(problems(base + "  - title: '   '\n    resource: /a\n") == ["h.yaml:4:12: title must not be empty"])
+        #expect(problems(base + "  - title: \"\(String(repeating: "x", count: 201))\"\n    resource: /a\n") == ["h.yaml:4:12: title is 201 characters long; at most 200"])
+        #expect(problems("title: \"\"\n" + base + "  - title: A\n    resource: /a\n") == ["h.yaml:1:8: title must not be empty"])
+    }
+
+    @Test func aFileThatCannotBeReadSaysWhy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-read-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(symlink(directory + "/b.yaml", directory + "/a.yaml") == 0 && symlink(directory + "/a.yaml", directory + "/b.yaml") == 0)
+        func message(_ path: String) -> String {
+            do { _ = try ConfigLoader.load(path: path); return "" } catch { return error.problems.first?.message ?? "" }
+        }
+        #expect(message(directory + "/a.yaml") == "too many levels of symbolic links")
+        #expect(message(directory + "/missing.yaml") == "no such file")
+        #expect(message(directory) == "is a directory, not a config file")
+        #expect(message("/dev/null") == "is not a regular file")
     }
 
     @Test func aDurationThatWouldOverflowATimerIsAProblemAtItsPlace() {
