@@ -147,9 +147,11 @@ enum EngineBench {
         }
         app.stop()
         let large = try await largeBodies()
+        let hostile = try await hostileSizes()
         return [
             Row("screen", "render + diff, 200×60, 24 panes, one value changing", String(format: "%.0f µs/frame", seconds / Double(frames) * 1e6), "under 1 ms"),
             large,
+            hostile,
             Row("screen", "cells sent for an unchanged frame", "\(unchanged)", "0"),
             Row("screen", "cells sent when one value changes (2 → 3 digits)", "\(oneValue)", "only its cells"),
         ]
@@ -197,6 +199,43 @@ extension EngineBench {
         }
         app.stop()
         return Row("screen", "render + diff, 1 MiB bodies in json, table and text panes", String(format: "%.2f ms/frame", seconds / Double(frames) * 1e3), "under 1 ms")
+    }
+}
+
+extension EngineBench {
+    /// Frames over what a hostile server sends: a 7 MB single-line body, a 5 MB error message, and
+    /// 30 panes of 6 MB JSON collapsed to a line each (200×40: too short for a grid). What a frame
+    /// costs must follow what is visible, not the size of the data.
+    static func hostileSizes() async throws -> Row {
+        let network = FakeNetworkingProvider()
+        var yaml = "service:\n  baseURL: https://api.bench/\nconfigure:\n  - pattern: /error\n    pipeline:\n      cleanup: [ { errorMessage: [message] } ]\n"
+        yaml += "panes:\n  - { title: Line, resource: /line, show: text }\n  - { title: Error, resource: /error }\n"
+        for i in 0..<30 { yaml += "  - { title: Big \(i), resource: /big/\(i), show: json }\n" }
+        let spec = try ConfigLoader.parse(yaml, file: "bench.yaml", environment: [:])
+        let clock = ManualClock()
+        let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
+        let app = DashboardApp(spec: spec, terminal: Terminal(backend: TestBackend(columns: 200, rows: 40)), clock: clock, scheduler: scheduler) {
+            $0.makeService(networking: network, clock: clock)
+        }
+        network.stub(.get, "https://api.bench/line", .text(String(repeating: "x", count: 7_000_000)))
+        network.stub(.get, "https://api.bench/error", .json(#"{"message":"\#(String(repeating: "E", count: 5_000_000))"}"#, status: 500))
+        let big = #"{"blob":"\#(String(repeating: "y", count: 6_000_000))"}"#
+        for i in 0..<30 { network.stub(.get, "https://api.bench/big/\(i)", .json(big)) }
+        app.start()
+        for _ in 0..<3 {
+            for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult(timeout: 120) } }
+            try await drainMainQueue(turns: 2)
+        }
+        app.drawNow()
+        let frames = 50
+        let seconds = time {
+            for _ in 0..<frames {
+                app.send(.key(.down))
+                app.drawNow()
+            }
+        }
+        app.stop()
+        return Row("screen", "render + diff, 7 MB line, 5 MB error, 30 collapsed 6 MB panes, a key each frame", String(format: "%.2f ms/frame", seconds / Double(frames) * 1e3), "under 1 ms")
     }
 }
 

@@ -54,7 +54,8 @@ extension DashboardApp {
     }
 
     private func scroll(_ pane: Pane, by delta: Int) {
-        let width = (terminal?.size.columns ?? 80) - 2
+        // Inside the border and its one-cell inset on each side, as the zoomed pane draws.
+        let width = (terminal?.size.columns ?? 80) - 4
         let height = (terminal?.size.rows ?? 24) - 4
         let content = pane.content?.lineCount(width: width) ?? 0
         let maximum = max(0, content - height)

@@ -155,9 +155,7 @@ extension DashboardApp {
         } else if let unmet = pane.unmetExpectation {
             parts.append(unmet)
         } else if let content = pane.content {
-            if case .success(let value) = content.selected {
-                parts.append(pane.spec.show == .fields ? content.fieldPairs(value).prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: "  ") : content.inlineValue(value))
-            }
+            parts.append(content.summary())
         }
         return parts.filter { !$0.isEmpty }.joined(separator: "  ")
     }
@@ -279,7 +277,7 @@ extension DashboardApp {
     /// "Unable to load data.", the message (wrapped to the room there is), "[t] Try again" and
     /// the age of the last good data, centred vertically.
     private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
-        let message = redactor.redact(error.userMessage)
+        let message = pane.displayedError ?? ""
         let detail = error.httpStatusCode.map { "\($0) · \(message)" } ?? message
         let age = pane.resource.latestData.map { data -> String in
             let seconds = max(0, clock.now - data.timestamp)

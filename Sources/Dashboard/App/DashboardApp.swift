@@ -215,7 +215,7 @@ public final class DashboardApp {
             event: event.externalName,
             statusCode: finished ? resource.latestMetrics?.statusCode : nil,
             latency: finished ? resource.latestMetrics?.latency : nil,
-            message: event == .error ? resource.latestError.map { redactor.redact($0.userMessage) } : nil)
+            message: event == .error ? resource.latestError.map { PaneContent.bounded(redactor.redact($0.userMessage), to: 2_000) } : nil)
         eventLog.append(entry)
         onEvent?(entry)
         evaluatePanes(after: event, on: resource)

@@ -95,9 +95,22 @@ public final class Pane {
 
     /// Why the pane is failing ("Service Unavailable", "select items: no member…"), or nil.
     public var failure: String? {
-        if let error = resource.latestError, !errorIsExpected { return redactor.redact(error.userMessage) }
+        if resource.latestError != nil, !errorIsExpected { return displayedError }
         return contentProblem
     }
+
+    /// The latest error's message as shown: redacted and at most 2,000 characters (a server can
+    /// put megabytes into an error body's message); worked out once per error, not per frame.
+    public var displayedError: String? {
+        guard let error = resource.latestError else { return nil }
+        if let cached = displayedErrorCache, cached.timestamp == error.timestamp, cached.source == error.userMessage.utf8.count {
+            return cached.text
+        }
+        let text = PaneContent.bounded(redactor.redact(error.userMessage), to: 2_000)
+        displayedErrorCache = (error.timestamp, error.userMessage.utf8.count, text)
+        return text
+    }
+    private var displayedErrorCache: (timestamp: TimeInterval, source: Int, text: String)?
 
     /// What the pane shows of its entity; built once per new data or error.
     var content: PaneContent? {
@@ -125,7 +138,7 @@ public final class Pane {
         let observation = Expectation.Observation(
             statusCode: metrics?.statusCode, latency: metrics?.latency,
             body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:])
-        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map(redactor.redact)
+        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map { PaneContent.bounded(redactor.redact($0), to: 2_000) }
         defer { unmetExpectation = verdict }
         return verdict != unmetExpectation
     }

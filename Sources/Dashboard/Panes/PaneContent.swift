@@ -33,13 +33,26 @@ final class PaneContent {
         }
     }
 
-    // Derived once, on first use.
+    // Derived once, on first use, and bounded (see `Limits`).
     private var cachedPairs: [(key: String, value: String)]?
     private var cachedKeyWidth = 0
     private var cachedTable: (header: [String], rows: [[String]], naturalWidths: [Int])?
     private var cachedLines: [String]?
     private var cachedInline: String?
-    private var wrappedCounts: [Int: Int] = [:]
+    private var cachedSummary: String?
+    /// Per width: wrapped rows before each source line (prefix sums), so a frame wraps only the
+    /// lines it shows.
+    private var wrappedStarts: [Int: [Int]] = [:]
+
+    /// What a pane keeps for display (see `PaneContentLimits`).
+    typealias Limits = PaneContentLimits
+
+    /// `text` cut to `limit` characters, saying how much was left out.
+    static func bounded(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        let kept = text.prefix(limit)
+        return kept + "… (\(text.count - limit) more characters)"
+    }
 
     struct PaneContentError: Error {
         let message: String
@@ -94,22 +107,37 @@ final class PaneContent {
         }
     }
 
-    /// One-line text for a value: strings bare, null as "—", containers as compact JSON.
+    /// One-line text for a value, at most `Limits.value` characters: strings bare, null as "—",
+    /// containers as compact JSON.
     static func inline(_ value: JSON) -> String {
         switch value {
-        case .string(let s): s
+        case .string(let s): bounded(s, to: Limits.value)
         case .null: "—"
         case .bool(let b): b ? "true" : "false"
         case .int(let i): String(i)
         case .double(let d): JSON.format(d)
-        case .array, .object: (try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        case .array, .object: bounded((try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "", to: Limits.value)
         }
     }
 
-    /// Lines of plain text for the whole value (text and json modes, and collapsed summaries).
+    /// Lines of plain text for the value (text and json modes): at most `Limits.lines`, each at
+    /// most `Limits.lineLength` characters, with a last line saying what was left out.
     static func textLines(_ value: JSON, pretty: Bool) -> [String] {
-        if case .string(let s) = value { return Sanitizer.lines(s) }
-        return pretty ? value.prettyPrinted().components(separatedBy: "\n") : [inline(value)]
+        var lines: [String]
+        if case .string(let s) = value {
+            lines = Sanitizer.lines(s)
+        } else {
+            lines = pretty ? value.prettyPrinted().components(separatedBy: "\n") : [inline(value)]
+        }
+        let total = lines.count
+        if total > Limits.lines {
+            lines.removeLast(total - Limits.lines)
+            lines.append("… \(total - Limits.lines) more lines")
+        }
+        for index in lines.indices where lines[index].utf8.count > Limits.lineLength {
+            lines[index] = bounded(lines[index], to: Limits.lineLength)
+        }
+        return lines
     }
 
     /// Renders into `area`, scrolled by `scroll` lines.
@@ -148,7 +176,7 @@ final class PaneContent {
                 Table(header: table.header, rows: visible, naturalWidths: table.naturalWidths).render(into: area, buffer: &buffer)
             }
         case .text:
-            Paragraph(wrappedLines(value, width: area.width, upTo: scroll + area.height).dropFirst(scroll).joined(separator: "\n"), wrap: false)
+            Paragraph(wrappedRows(value, width: area.width, from: scroll, count: area.height).joined(separator: "\n"), wrap: false)
                 .render(into: area, buffer: &buffer)
         case .json:
             let lines = sourceLines(value)
@@ -158,6 +186,19 @@ final class PaneContent {
             let row = Rect(x: area.x, y: area.y + max(0, (area.height - 1) / 2), width: area.width, height: 1)
             Paragraph(inlineValue(value), style: Style().bolded, wrap: false, alignment: .center).render(into: row, buffer: &buffer)
         }
+    }
+
+    /// What a collapsed pane shows after its status: the fields, or the value, on one line of at
+    /// most `Limits.value` characters; built once.
+    func summary() -> String {
+        if let cachedSummary { return cachedSummary }
+        guard case .success(let value) = selected else { return "" }
+        let text = spec.show == .fields
+            ? fieldPairs(value).prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: "  ")
+            : inlineValue(value)
+        let summary = PaneContent.bounded(text, to: Limits.value)
+        cachedSummary = summary
+        return summary
     }
 
     /// The selected value on one line (the `value` view and collapsed panes).
@@ -178,7 +219,7 @@ final class PaneContent {
                 return (path, found.map(PaneContent.inline) ?? "—")
             }
         } else if let object = value.objectValue {
-            pairs = object.members.map { ($0.key, PaneContent.inline($0.value)) }
+            pairs = object.members.prefix(Limits.lines).map { (PaneContent.bounded($0.key, to: Limits.value), PaneContent.inline($0.value)) }
         } else {
             pairs = [("value", PaneContent.inline(value))]
         }
@@ -192,9 +233,9 @@ final class PaneContent {
     func tableRows(_ value: JSON) -> (header: [String], rows: [[String]], naturalWidths: [Int]) {
         if let cachedTable { return cachedTable }
         guard let items = value.arrayValue else { return ([], [], []) }
-        let columns = spec.columns ?? items.first?.objectValue?.keys ?? []
+        let columns = (spec.columns ?? items.first?.objectValue?.keys ?? []).map { PaneContent.bounded($0, to: Limits.value) }
         let paths = columns.map { PathCache.path($0) }
-        let rows = items.map { item in
+        let rows = items.prefix(Limits.lines).map { item in
             paths.map { path in path.flatMap { $0.lookup(item) }.map(PaneContent.inline) ?? "—" }
         }
         let table = (columns, rows, Table.naturalWidths(header: columns, rows: rows))
@@ -210,15 +251,43 @@ final class PaneContent {
         return lines
     }
 
-    /// The `text` view wrapped at `width`, as far as line `limit` (the rest is not wrapped).
-    private func wrappedLines(_ value: JSON, width: Int, upTo limit: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var result: [String] = []
-        for line in sourceLines(value) {
-            result += Paragraph.wrap(line, width: width)
-            if result.count >= limit { break }
+    /// Rows `first ..< first + count` of the `text` view wrapped at `width`: only the source
+    /// lines those rows come from are wrapped.
+    private func wrappedRows(_ value: JSON, width: Int, from first: Int, count: Int) -> [String] {
+        guard width > 0, count > 0 else { return [] }
+        let lines = sourceLines(value)
+        let starts = wrappedStarts(lines, width: width)
+        // The last source line starting at or before `first`.
+        var low = 0, high = lines.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= first { low = middle } else { high = middle - 1 }
         }
-        return result
+        var rows: [String] = []
+        var line = low
+        var skip = first - (starts.indices.contains(low) ? starts[low] : 0)
+        while line < lines.count, rows.count < count {
+            let wrapped = Paragraph.wrap(lines[line], width: width)
+            rows += wrapped.dropFirst(max(0, skip)).prefix(count - rows.count)
+            skip = 0
+            line += 1
+        }
+        return rows
+    }
+
+    /// Wrapped rows before each source line at `width`, plus the total at the end; once per width.
+    private func wrappedStarts(_ lines: [String], width: Int) -> [Int] {
+        if let cached = wrappedStarts[width] { return cached }
+        var starts: [Int] = []
+        starts.reserveCapacity(lines.count + 1)
+        var total = 0
+        for line in lines {
+            starts.append(total)
+            total += max(1, Paragraph.wrap(line, width: width).count)
+        }
+        starts.append(total)
+        wrappedStarts[width] = starts
+        return starts
     }
 
     /// How many lines the content takes at `width`, for scroll limits.
@@ -228,10 +297,7 @@ final class PaneContent {
         case .fields: return fieldPairs(value).count
         case .table: return tableRows(value).rows.count + 1
         case .text:
-            if let count = wrappedCounts[width] { return count }
-            let count = wrappedLines(value, width: width, upTo: .max).count
-            wrappedCounts[width] = count
-            return count
+            return wrappedStarts(sourceLines(value), width: max(1, width)).last ?? 0
         case .json: return sourceLines(value).count
         case .value: return 1
         }
