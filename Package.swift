@@ -64,7 +64,8 @@ let package = Package(
         .systemLibrary(
             name: "CNCursesW", path: "Modules/CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        .target(name: "CursesBackend", dependencies: ["CNCursesW", "TerminalUI"], swiftSettings: strict),
+        .target(name: "CTerminalRestore"),
+        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI"], swiftSettings: strict),
         .systemLibrary(
             name: "CCurl", path: "Modules/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),

@@ -31,6 +31,12 @@ static const attr_t NC_A_REVERSE = A_REVERSE, NC_A_UNDERLINE = A_UNDERLINE;
 
 static inline int nc_key_f(int n) { return KEY_F(n); }
 
+/* A terminfo string capability, or NULL when the terminal has none. */
+static inline const char *nc_string_capability(const char *name) {
+    char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
+
 /* Restores the terminal if curses is active; safe to call at any time, including from atexit. */
 static inline void nc_endwin_if_active(void) { if (stdscr != NULL && !isendwin()) endwin(); }
 

@@ -1,4 +1,5 @@
 import CNCursesW
+import CTerminalRestore
 import Dispatch
 import Glibc
 import TerminalUI
@@ -36,6 +37,8 @@ public final class TerminalSession {
         }
         setlocale(LC_ALL, "")
         if nc_codeset_is_utf8() == 0 { setlocale(LC_ALL, "C.UTF-8") }
+        // The modes to go back to if a fatal signal ends the process (see `armFatalSignals`).
+        _ = tr_save_modes(STDIN_FILENO)
         // Signals are ignored before curses starts so ncurses installs no handlers of its own;
         // `start` installs ours.
         for sig in TerminalSession.handledSignals { signal(sig, SIG_IGN) }
@@ -66,6 +69,21 @@ public final class TerminalSession {
             colors = true
         }
         backend = CursesBackend(window: window, colors: colors)
+        TerminalSession.armFatalSignals()
+    }
+
+    /// Every signal that ends the process restores the terminal first (async-signal-safely, in C):
+    /// SIGQUIT, SIGABRT, SIGSEGV, a Swift trap's SIGILL or SIGTRAP, SIGUSR1… The bytes that leave
+    /// the alternate screen, show the cursor and turn the keypad off come from terminfo now.
+    private static func armFatalSignals() {
+        var reset = ""
+        for capability in ["rmcup", "cnorm", "rmkx", "sgr0"] {
+            if let value = nc_string_capability(capability) { reset += String(cString: value) }
+        }
+        let bytes = Array(reset.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { _ = tr_arm(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Starts delivering events to `handler` on the main actor.
@@ -97,6 +115,7 @@ public final class TerminalSession {
         inputSource?.cancel()
         inputSource = nil
         nc_endwin_if_active()
+        tr_disarm()
     }
 
     private func resumeScreen() {

@@ -77,6 +77,10 @@ final class DemoApp {
         case .key(.character("!")):
             finish?(.failure(SimulatedFailure()))
             finish = nil
+        case .key(.character("T")):
+            // A Swift trap, as a bug would make one: the terminal must still be restored.
+            let numbers: [Int] = []
+            _ = numbers[keys.count]
         case .key(let key):
             keys.append(key.description)
             keys = Array(keys.suffix(12))

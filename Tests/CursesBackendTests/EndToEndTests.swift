@@ -58,6 +58,32 @@ struct EndToEndTests {
         #expect(exitLine == "exit \(status) icanon echo")
     }
 
+    /// The pane's modes after the program ended: alternate screen, cursor, keypad.
+    private func modes(_ tmux: TmuxHarness) throws -> String {
+        try tmux.tmux(["display", "-p", "-t", "e2e", "alternate #{alternate_on} cursor #{cursor_flag} keypad #{keypad_cursor_flag}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(arguments: [SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGSYS])
+    func everyFatalSignalRestoresTheTerminal(signal: Int32) throws {
+        let tmux = try TmuxHarness(command: "SWIFT_BACKTRACE=enable=no '\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        #expect(try modes(tmux) == "alternate 1 cursor 0 keypad 1", "curses mode is on to begin with")
+        kill(pid, signal)
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit \(128 + signal) icanon echo", "signal \(signal) ended it as it would have, with the modes back")
+        #expect(try modes(tmux) == "alternate 0 cursor 1 keypad 0", "signal \(signal)")
+    }
+
+    @Test func aSwiftTrapRestoresTheTerminal() throws {
+        let tmux = try TmuxHarness(command: "SWIFT_BACKTRACE=enable=no '\(binary)' 2>/dev/null")
+        try tmux.waitForFrame(size: "80x24")
+        try tmux.sendKeys("T")
+        let exitLine = try tmux.waitForExit()
+        #expect(exitLine == "exit \(128 + SIGILL) icanon echo" || exitLine == "exit \(128 + SIGTRAP) icanon echo", "\(exitLine)")
+        #expect(try modes(tmux) == "alternate 0 cursor 1 keypad 0")
+    }
+
     @Test func anErrorThrownInTheAppRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(command: "'\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
         try tmux.waitForFrame(size: "80x24")

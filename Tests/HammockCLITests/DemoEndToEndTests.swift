@@ -39,6 +39,18 @@ struct DemoEndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    @Test(arguments: [SIGQUIT, SIGSEGV, SIGUSR1])
+    func aFatalSignalRestoresTheTerminalToo(signal: Int32) throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && SWIFT_BACKTRACE=enable=no '\(CLITests.binary)' demo 2>/dev/null", columns: 80, rows: 24,
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, signal)
+        #expect(try tmux.waitForExit() == "exit \(128 + signal) icanon echo")
+        let modes = try tmux.tmux(["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(modes == "0 1", "the normal screen and a visible cursor")
+    }
+
     @Test func sigtermWhileRunningRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 80, rows: 24,
