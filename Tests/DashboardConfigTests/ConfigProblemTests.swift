@@ -119,7 +119,7 @@ import Testing
             #"hammock.yaml:5:14: unknown method "FETCH""#,
             #"hammock.yaml:7:7: unknown pipeline stage "modle" (did you mean "model"?)"#,
             #"hammock.yaml:9:13: unknown transformer "selct" (did you mean "select"?)"#,
-            #"hammock.yaml:10:20: regex: invalid pattern "(unclosed""#,
+            #"hammock.yaml:10:20: regex: missing ")" at character 10 in "(unclosed""#,
             "hammock.yaml:11:20: limit must be between 0 and 1000000, not -1",
             #"hammock.yaml:12:21: select: invalid path "items[": missing ']' at position 6"#,
             "hammock.yaml:13:11: limit needs a number, e.g. { limit: 10 }",

@@ -44,6 +44,26 @@ import Testing
         #expect(end.joined().contains("more lines"))
     }
 
+    @Test func aRegexThatWouldBacktrackForeverEndsAtOnceAndTheOtherPanesGoOn() async throws {
+        let h = try DashboardHarness(#"""
+            service:
+              baseURL: https://api.test/
+            configure:
+              - pattern: /hostile
+                pipeline:
+                  model: [ { regex: "(a|a)*!x" } ]
+            panes:
+              - { title: Hostile, resource: /hostile, show: value }
+              - { title: Health, resource: /health, show: value }
+            """#, columns: 60, rows: 10)
+        h.stub("hostile", .text(String(repeating: "a", count: 45)))
+        h.stub("health", .json(#"{"status":"UP"}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].failure == #"regex "(a|a)*!x" did not match"#)
+        #expect(h.app.panes[1].health == .ok)
+    }
+
     @Test func aFiveMegabyteErrorMessageIsShownAndLoggedBounded() async throws {
         let h = try DashboardHarness("""
             service:

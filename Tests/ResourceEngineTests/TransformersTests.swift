@@ -88,7 +88,7 @@ private func output(_ response: Response) -> JSON? { response.entity?.content as
             _ = try Transformers.regex("(unclosed")
             Issue.record("expected an error")
         } catch {
-            #expect("\(error)" == #"regex: invalid pattern "(unclosed""#)
+            #expect("\(error)" == #"regex: missing ")" at character 10 in "(unclosed""#)
         }
     }
 

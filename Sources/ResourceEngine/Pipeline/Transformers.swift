@@ -34,27 +34,34 @@ public enum Transformers {
     }
 
     /// `regex: PATTERN` — the first match: the whole match if the pattern has no group, the group
-    /// if it has one, an array of the groups if it has several.
+    /// if it has one, an array of the groups if it has several. Runs in time linear in the text
+    /// (`LinearRegex`): no pattern, however it nests, can hold a pane's pipeline for long.
     public static func regex(_ pattern: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<any Sendable, JSON> {
-        let regex: NSRegularExpression
+        let regex: LinearRegex
         do {
-            regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+            regex = try LinearRegex(pattern)
         } catch {
-            throw TransformerError(message: "regex: invalid pattern \"\(pattern)\"")
+            throw TransformerError(message: "regex: \(error.message) in \"\(pattern)\"")
         }
         return ResponseContentTransformer(name: "regex \(pattern)", transformErrors: transformErrors) { content, _ in
             let text = try textContent(content, for: "regex")
-            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
+            let found: [Range<String.Index>?]?
+            do {
+                found = try regex.firstMatch(in: text)
+            } catch {
+                throw TransformerError(message: "regex \"\(pattern)\" gave up: the body is too large for this pattern")
+            }
+            guard let groups = found else {
                 throw TransformerError(message: "regex \"\(pattern)\" did not match")
             }
             func group(_ i: Int) -> JSON {
-                guard let range = Range(match.range(at: i), in: text) else { return .null }
-                return .string(String(text[range]))
+                guard let range = groups[i] else { return .null }
+                return .string(String(text.unicodeScalars[range]))
             }
-            switch regex.numberOfCaptureGroups {
+            switch regex.groupCount {
             case 0: return group(0)
             case 1: return group(1)
-            default: return .array((1...regex.numberOfCaptureGroups).map(group))
+            default: return .array((1...regex.groupCount).map(group))
             }
         }
     }
