@@ -42,6 +42,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [(name: String, value: String)] = []
     private var statusLineSeen = false
     private var declaredLength: Int64?
+    /// Two Content-Length headers that disagree: the exchange is refused (a truncated or smuggled
+    /// body must not pass as the answer).
+    private var conflictingLengths: (String, String)?
     private var tooLarge = false
 
     /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
@@ -203,24 +206,31 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Records one header line. A status line starts a new header block: what came before belonged
-    /// to a redirect or an interim (1xx) response.
-    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+    /// to a redirect or an interim (1xx) response. False stops the transfer (conflicting lengths).
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if bytes.starts(with: "HTTP/".utf8) {
             headers.removeAll(keepingCapacity: true)
             declaredLength = nil
             statusLineSeen = true
-            return
+            return true
         }
         if let first = bytes.first, first == 0x20 || first == 0x09 {
             let continuation = CurlTransfer.headerText(bytes)
             if !headers.isEmpty, !continuation.isEmpty { headers[headers.count - 1].value += " " + continuation }
-            return
+            return true
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
         let name = CurlTransfer.headerText(bytes[..<colon])
         let value = CurlTransfer.headerText(bytes[(colon + 1)...])
         headers.append((name, value))
-        if name.utf8.count == 14, name.lowercased() == "content-length" { declaredLength = Int64(value) }
+        if name.utf8.count == 14, name.lowercased() == "content-length" {
+            if let earlier = headers.dropLast().last(where: { $0.name.lowercased() == "content-length" }), earlier.value != value {
+                conflictingLengths = (earlier.value, value)
+                return false
+            }
+            declaredLength = Int64(value)
+        }
+        return true
     }
 
     // MARK: Completion (transfer loop thread)
@@ -295,8 +305,61 @@ final class CurlTransfer: @unchecked Sendable {
                 response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
                 timing: timing))
         } else {
-            gate.complete(NetworkResult(error: CurlTransfer.urlError(for: code, detail: lastErrorText), timing: timing))
+            gate.complete(NetworkResult(error: failure(for: code), timing: timing))
         }
+    }
+
+    /// What went wrong, named as precisely as libcurl lets us: the cases whose libcurl codes
+    /// mislead ("Unsupported protocol" for a reply that is not HTTP, "Out of memory" for a huge
+    /// header, one "not trusted" for every certificate problem) get a cause of their own.
+    private func failure(for code: CURLcode) -> any Error {
+        let detail = lastErrorText
+        typealias Failure = RequestError.Cause.TransportFailure
+        if let (first, second) = conflictingLengths {
+            return Failure("The server sent conflicting Content-Length headers (\(first) and \(second))", detail: detail)
+        }
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL where detail?.contains("HTTP/0.9") == true, CURLE_WEIRD_SERVER_REPLY:
+            return Failure("The server did not answer in HTTP", detail: detail)
+        // libcurl says "Out of memory" when a header line passes its 100 KB limit; before any
+        // body byte, that is what it is.
+        case CURLE_OUT_OF_MEMORY where body.isEmpty:
+            return Failure("The server sent a response header over 100 KB", detail: detail)
+        case CURLE_PARTIAL_FILE:
+            if let declared = declaredLength, let missing = detail.flatMap(CurlTransfer.remainingBytes) {
+                return Failure("The server closed the connection before the response was complete (\(missing) of \(declared) bytes missing)", detail: detail)
+            }
+            return Failure("The server closed the connection before the response was complete", detail: detail)
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return certificateFailure(detail: detail)
+        default:
+            return CurlTransfer.urlError(for: code, detail: detail)
+        }
+    }
+
+    /// Which certificate problem it was, from OpenSSL's verify result and libcurl's own text.
+    private func certificateFailure(detail: String?) -> any Error {
+        typealias Failure = RequestError.Cause.TransportFailure
+        var result = 0
+        _ = hc_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &result)
+        let text = (detail ?? "").lowercased()
+        if text.contains("subject name") || text.contains("does not match") || result == 62 {
+            return Failure("The server's certificate is for another name than \(url.host ?? "this host")", detail: detail)
+        }
+        switch result {
+        case 10: return Failure("The server's certificate has expired", detail: detail)
+        case 9: return Failure("The server's certificate is not valid yet", detail: detail)
+        case 18: return Failure("The server's certificate is self-signed and not trusted (trust it with tls.ca)", detail: detail)
+        case 2, 19, 20, 21: return Failure("The server's certificate is signed by an unknown authority (trust it with tls.ca)", detail: detail)
+        case 23: return Failure("The server's certificate has been revoked", detail: detail)
+        default: return Failure("The server's certificate is not trusted" + (detail.map { " (\($0))" } ?? ""), detail: detail)
+        }
+    }
+
+    /// N from libcurl's "transfer closed with N bytes remaining to read".
+    static func remainingBytes(_ text: String) -> Int? {
+        guard let range = text.range(of: "with ") else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
     /// libcurl's phase times (from when libcurl started the transfer, so time spent waiting for a
@@ -349,9 +412,9 @@ private let curlWriteCallback: hc_data_callback = { data, size, count, context i
 private let curlHeaderCallback: hc_data_callback = { data, size, count, context in
     let length = size * count
     guard let context, let data else { return length }
-    Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let accepted = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
         .receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
-    return length
+    return accepted ? length : 0
 }
 
 /// The completion of one transfer, called at most once: by the transfer loop, or by `cancel()`

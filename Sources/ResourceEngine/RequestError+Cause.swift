@@ -83,6 +83,21 @@ extension RequestError {
             public var description: String { "Redirect refused: \(reason)" }
         }
 
+        /// A transport failure the transport could name precisely: a reply that is not HTTP, an
+        /// oversized header, a body cut short, a certificate that expired… `message` is for the
+        /// screen; `detail` is the transport's own text.
+        public struct TransportFailure: Error, Sendable, CauseMessage, CustomStringConvertible {
+            public let message: String
+            public let detail: String?
+
+            public init(_ message: String, detail: String? = nil) {
+                self.message = message
+                self.detail = detail
+            }
+
+            public var description: String { message }
+        }
+
         /// The body was larger than the networking provider accepts.
         public struct ResponseTooLarge: Error, Sendable, CauseMessage, CustomStringConvertible {
             public let limit: Int

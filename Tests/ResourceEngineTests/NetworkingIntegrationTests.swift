@@ -182,7 +182,8 @@ import Testing
             _ = try await resource.load().awaitResult()
             let error = try #require(resource.latestError)
             #expect(resource.latestData == nil)
-            #expect(error.userMessage == "The server closed the connection before the response was complete")
+            let expected = transport == .curl ? " (993 of 1000 bytes missing)" : ""
+            #expect(error.userMessage == "The server closed the connection before the response was complete" + expected)
         }
     }
 
