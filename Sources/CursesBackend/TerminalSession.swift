@@ -62,8 +62,16 @@ public final class TerminalSession {
         _ = nodelay(window, true)
         _ = curs_set(0)
         _ = set_escdelay(25)
+        // A terminal that cannot put the cursor anywhere (TERM=dumb) would get a blank screen.
+        guard nc_string_capability("cup") != nil else {
+            nc_endwin_if_active()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw StartError(description: "terminal type \"\(term)\" cannot move the cursor, and Hammock draws a full screen; use a cursor-addressable terminal (TERM=xterm-256color, screen, tmux…) or `hammock snapshot` for plain text")
+        }
         var colors = false
-        if has_colors() {
+        // https://no-color.org: any non-empty NO_COLOR means no colour.
+        let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+        if has_colors(), !noColor {
             _ = start_color()
             _ = use_default_colors()
             colors = true

@@ -127,6 +127,7 @@ final class DemoApp {
             Paragraph("keys: " + keys.joined(separator: " "), wrap: false).render(into: keyLine, buffer: &buffer)
             KeyValueList([
                 ("wide", "日本語テキスト 🚀"),
+                ("joined", "👨‍👩‍👧 👍🏽 ❤️ 1️⃣ end"),
                 ("hostile", "\u{1B}]0;pwned\u{07}\u{1B}[2J"),
                 ("size", "\(size)"),
             ]).render(into: list, buffer: &buffer)

@@ -33,6 +33,48 @@ struct EndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    @Test func joinedEmojiNeverPushARowPastItsPane() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'", columns: 80, rows: 24)
+        try tmux.waitForFrame(size: "80x24")
+        let screen = try tmux.capture()
+        let joined = try #require(screen.first { $0.contains("joined") })
+        #expect(joined.contains("👨👩👧 👍 ❤ 1⃣ end"), "each emoji stands alone: \(joined)")
+        for line in screen where line.hasPrefix("│") {
+            #expect(line.hasSuffix("│"), "the right border stays in its column: \(line)")
+        }
+    }
+
+    @Test func noColorMeansNoColour() throws {
+        let tmux = try TmuxHarness(command: "NO_COLOR=1 '\(binary)'", columns: 80, rows: 24)
+        try tmux.waitForFrame(size: "80x24")
+        _ = try tmux.waitForScreen("the green sparkline") { $0.contains { $0.contains("█") } }
+        #expect(try Self.colourCodes(tmux.tmux(["capture-pane", "-p", "-e", "-t", "e2e"])).isEmpty, "no colour, bold and reverse still")
+        // (The test runner itself may run with NO_COLOR set.)
+        let coloured = try TmuxHarness(command: "env -u NO_COLOR '\(binary)'", columns: 80, rows: 24)
+        try coloured.waitForFrame(size: "80x24")
+        _ = try coloured.waitForScreen("the green sparkline") { $0.contains { $0.contains("█") } }
+        let colourful = try coloured.tmux(["capture-pane", "-p", "-e", "-t", "e2e"])
+        #expect(!Self.colourCodes(colourful).isEmpty, "and colours without it")
+    }
+
+    /// The SGR parameters in `text` that set a colour (30–37, 38, 40–47, 48, 90–97, 100–107).
+    static func colourCodes(_ text: String) -> [Int] {
+        var codes: [Int] = []
+        for sequence in text.split(separator: "\u{1B}").dropFirst() where sequence.hasPrefix("[") {
+            guard let end = sequence.firstIndex(of: "m") else { continue }
+            let parameters = sequence[sequence.index(after: sequence.startIndex)..<end].split(separator: ";").compactMap { Int($0) }
+            codes += parameters.filter { (30...38).contains($0) || (40...48).contains($0) || (90...97).contains($0) || (100...107).contains($0) }
+        }
+        return codes
+    }
+
+    @Test func aTerminalThatCannotMoveTheCursorIsRefusedWithAReason() throws {
+        let tmux = try TmuxHarness(command: "TERM=dumb '\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
+        let message = try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") }
+        #expect(message.contains(#"terminal type "dumb" cannot move the cursor"#))
+        #expect(try tmux.waitForExit() == "exit 1 icanon echo")
+    }
+
     @Test func oddBytesOnStdinNeverEndInput() throws {
         let tmux = try TmuxHarness(command: "'\(binary)'", columns: 80, rows: 24)
         try tmux.waitForFrame(size: "80x24")

@@ -249,7 +249,13 @@ private func output(_ response: Response) -> JSON? { response.entity?.content as
     @Test func keepsIntegersExact() throws {
         #expect(try JSONParser.parse("9007199254740993") == .int(9_007_199_254_740_993))
         #expect(try JSONParser.parse("1.0") == .double(1.0))
-        #expect(try JSONParser.parse("99999999999999999999") == .double(1e20))
+        // Beyond Int64 the digits are kept (an id must not come back rounded), and still compare as numbers.
+        let big = try JSONParser.parse("123456789012345678901234567890")
+        #expect(big == .bigInteger("123456789012345678901234567890"))
+        #expect(try String(decoding: big.serialized(), as: UTF8.self) == "123456789012345678901234567890")
+        #expect(try JSONParser.parse("-99999999999999999999") == .bigInteger("-99999999999999999999"))
+        #expect(try JSONParser.parse("99999999999999999999") == .double(1e20), "equal as numbers")
+        #expect(big.kindName == "number" && big.doubleValue == 1.2345678901234568e29)
     }
 
     @Test func integersAtEveryLengthAndSign() throws {

@@ -116,6 +116,7 @@ final class PaneContent {
         case .bool(let b): b ? "true" : "false"
         case .int(let i): String(i)
         case .double(let d): JSON.format(d)
+        case .bigInteger(let digits): bounded(digits, to: Limits.value)
         case .array, .object: bounded((try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "", to: Limits.value)
         }
     }

@@ -204,6 +204,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         case .bool(let b): .bool(b)
         case .int(let i): .number(Double(i))
         case .double(let d): .number(d)
+        case .bigInteger(let digits): .number(Double(digits) ?? 0)
         case .string(let s): .text(s)
         case .array, .object: .text((try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "")
         }

@@ -32,6 +32,7 @@ extension JSON {
                 throw NotRepresentable(value: d)
             }
             out += JSON.format(d)
+        case .bigInteger(let digits): out += digits
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }

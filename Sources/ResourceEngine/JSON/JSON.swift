@@ -4,12 +4,15 @@ import Foundation
 ///
 /// The engine's parsed content type for JSON bodies. Objects keep the key order of the document
 /// (so panes show fields as the API sends them); integers that fit in `Int` stay integers (so an id
-/// of 9007199254740993 survives); everything else numeric is a `Double`.
+/// of 9007199254740993 survives), longer ones keep their digits (`bigInteger`); everything else
+/// numeric is a `Double`.
 public enum JSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// An integer outside `Int`'s range, kept digit for digit (a `Double` would round it).
+    case bigInteger(String)
     case string(String)
     case array([JSON])
     case object(JSONObject)
@@ -21,6 +24,7 @@ extension JSON {
         switch self {
         case .int(let i): Double(i)
         case .double(let d): d
+        case .bigInteger(let digits): Double(digits)
         default: nil
         }
     }
@@ -75,7 +79,7 @@ extension JSON {
         switch self {
         case .null: "null"
         case .bool: "boolean"
-        case .int, .double: "number"
+        case .int, .double, .bigInteger: "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"
@@ -92,6 +96,7 @@ extension JSON: Equatable {
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         case let (.int(a), .int(b)): a == b
+        case let (.bigInteger(a), .bigInteger(b)): a == b
         default:
             if let a = lhs.doubleValue, let b = rhs.doubleValue { a == b } else { false }
         }
@@ -105,6 +110,7 @@ extension JSON: Hashable {
         case .bool(let b): hasher.combine(b)
         case .int(let i): hasher.combine(Double(i))
         case .double(let d): hasher.combine(d)
+        case .bigInteger(let digits): hasher.combine(Double(digits) ?? 0)
         case .string(let s): hasher.combine(s)
         case .array(let a): hasher.combine(a)
         case .object(let o): hasher.combine(o)

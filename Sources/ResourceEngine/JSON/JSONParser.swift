@@ -267,7 +267,7 @@ public struct JSONParser {
                 return .int(negative ? -value : value)
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            if isInteger, let int = Int(text) { return .int(int) }
+            if isInteger { return Int(text).map(JSON.int) ?? .bigInteger(text) }
             guard let double = Double(text), double.isFinite else { throw failure("number out of range", at: start) }
             return .double(double)
         }

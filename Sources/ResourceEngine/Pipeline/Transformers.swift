@@ -185,7 +185,7 @@ enum JSONOrdering {
 
     private static func rank(_ json: JSON) -> Int {
         switch json {
-        case .int, .double: 0
+        case .int, .double, .bigInteger: 0
         case .string: 1
         case .bool: 2
         case .array: 3

@@ -5,7 +5,8 @@
 /// window title or ring the bell. Control characters become visible placeholders (ESC → `␛`,
 /// BEL → `␇`, CR → `␍`, backspace → `␈`, other C0 → their Control Pictures, DEL → `␡`, C1 → `�`);
 /// the printable rest of an escape sequence is then harmless text. Bidirectional overrides,
-/// isolates and marks, which can make text read differently from what it is, become `�` too.
+/// isolates and marks, which can make text read differently from what it is, become `�` too;
+/// emoji joiners, presentation selectors and skin-tone modifiers are dropped (see `appendSafe`).
 public enum Sanitizer {
     /// One line of text: tabs become a space, line breaks become `␤`.
     public static func line(_ text: String) -> String {
@@ -49,7 +50,7 @@ public enum Sanitizer {
     }
 
     private static func needsWork(_ text: String) -> Bool {
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8 {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8 || byte == 0xEF || byte == 0xF0 {
             return true
         }
         return false
@@ -62,6 +63,11 @@ public enum Sanitizer {
         case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
         case 0x7F: out.append("\u{2421}")
         case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: out.append("\u{FFFD}")
+        // What joins or restyles emoji (zero-width joiners, presentation selectors, skin tones):
+        // terminals draw such sequences 2 to 8 columns wide, ncurses counts them its own way, and
+        // a row must never overflow its pane. Without them each emoji stands alone, the same width
+        // everywhere.
+        case 0x200D, 0xFE0E, 0xFE0F, 0x1F3FB...0x1F3FF: break
         default: out.append(scalar)
         }
     }
