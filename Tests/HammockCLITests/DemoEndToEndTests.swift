@@ -61,3 +61,34 @@ struct DemoEndToEndTests {
         #expect(exitLine == "exit 143 icanon echo")
     }
 }
+
+/// Whatever the pane count, `q` and SIGTERM work at every moment, start-up included.
+@Suite(.serialized, .enabled(if: TmuxHarness.tmuxAvailable, "needs tmux"))
+struct StartUpAtScaleEndToEndTests {
+    private func bigConfig(panes: Int) throws -> String {
+        // A port nothing listens on: every load fails fast, and there are ten thousand of them.
+        var yaml = "service:\n  baseURL: http://127.0.0.1:1/\npanes:\n"
+        for i in 0..<panes { yaml += "  - { title: P\(i), resource: /p/\(i), every: 1s }\n" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-big-\(UUID().uuidString).yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func start(_ config: String) throws -> (TmuxHarness, pid_t) {
+        let tmux = try TmuxHarness(
+            command: "'\(CLITests.binary)' '\(config)' --no-cache", columns: 120, rows: 40, environment: ["no_proxy": "127.0.0.1,localhost"])
+        return (tmux, try tmux.waitForFrame(size: "120x40"))
+    }
+
+    @Test func qQuitsWhileTenThousandPanesStartLoading() throws {
+        let (tmux, _) = try start(try bigConfig(panes: 10_000))
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    @Test func sigtermEndsItWhileTenThousandPanesStartLoading() throws {
+        let (tmux, pid) = try start(try bigConfig(panes: 10_000))
+        kill(pid, SIGTERM)
+        #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+    }
+}
