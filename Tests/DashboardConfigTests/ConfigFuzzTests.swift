@@ -18,7 +18,10 @@ struct SeededGenerator: RandomNumberGenerator {
 /// valid config or problems with real positions.
 @Suite struct ConfigFuzzTests {
     static let fragments = [":", "-", " ", "  ", "\n", "\t", "[", "]", "{", "}", "\"", "'", "*", "&a", "*a", "!", "#", "${", "}", "%",
-                            "|", ">", "?", ",", "~", "null", "- x", "panes:", "pattern: ", "\u{0}", "é", "🚀", "\u{1B}[2J", "0x", "-1", "1e999", "10ms", "∞"]
+                            "|", ">", "?", ",", "~", "null", "- x", "panes:", "pattern: ", "\u{0}", "é", "🚀", "\u{1B}[2J", "0x", "-1", "1e999", "10ms", "∞",
+                            // Numbers at their limits and alias bombs (the hostile-input issue).
+                            "9999999h", "1e308s", "9223372036854775808", "0ms", "every: 1e308\n", " &b [*a, *a, *a, *a, *a, *a, *a, *a]", "? *a\n: 1\n", "*a : 1\n",
+                            "x: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n", "title: \"\"\n"]
 
     static func mutate(_ text: String, using rng: inout SeededGenerator) -> String {
         var lines = text.components(separatedBy: "\n")
