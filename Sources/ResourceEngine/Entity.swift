@@ -21,19 +21,22 @@ public struct Entity: Sendable {
     public var timestamp: TimeInterval
 
     /// Creates an entity from explicit parts.
+    ///
+    /// Without a timestamp the entity is stamped now on the system clock, as in Siesta; a service
+    /// with an injected clock should pass `service.clock.now`.
     public init(
         content: any Sendable,
         contentType: String? = nil,
         charset: String? = nil,
         headers: [String: String] = [:],
-        timestamp: TimeInterval
+        timestamp: TimeInterval? = nil
     ) {
         self.content = content
         var lowered = Entity.lowercased(headers)
         if let contentType { lowered["content-type"] = contentType }
         self.headers = lowered
         self.charset = charset ?? Entity.charset(in: lowered["content-type"])
-        self.timestamp = timestamp
+        self.timestamp = timestamp ?? SystemClock().now
     }
 
     /// Creates an entity from an HTTP response head and its body.

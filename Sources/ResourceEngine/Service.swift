@@ -37,7 +37,8 @@ public final class Service {
     /// Creates a service.
     ///
     /// - Parameters:
-    ///   - baseURL: the root of the API; a trailing `/` is added to its path. Invalid → nil.
+    ///   - baseURL: the root of the API; a trailing `/` is added to its path. A string that is not
+    ///     a URL as written (`"\0"`, `"http://[x"`) gives no base URL, so path resources are invalid.
     ///   - standardTransformers: parsers registered at the `parsing` stage for every URL.
     ///   - networking: the transport; a `URLSessionProvider` by default.
     ///   - clock: the source of "now"; the system clock by default.
@@ -47,7 +48,7 @@ public final class Service {
         networking: (any NetworkingProvider)? = nil,
         clock: any EngineClock = SystemClock()
     ) {
-        self.baseURL = baseURL.flatMap(URL.init(string:)).flatMap(Service.withTrailingSlash)
+        self.baseURL = baseURL.flatMap(URL.strict).flatMap(Service.withTrailingSlash)
         self.networking = networking ?? URLSessionProvider()
         self.clock = clock
         for standard in standardTransformers {
@@ -83,8 +84,9 @@ public final class Service {
 
     /// The resource for `path` under the base URL.
     ///
-    /// One leading `/` is dropped; the rest is appended as a path component, so `..`, `//` and
-    /// `?` are escaped rather than interpreted. Without a base URL the resource is invalid.
+    /// One leading `/` is dropped; the rest is appended verbatim, so `..`, `//` and `?` are kept
+    /// or escaped rather than interpreted (`"//other.host"` gives `…/v1//other.host`). Without a
+    /// base URL the resource is invalid.
     public func resource(_ path: String) -> Resource {
         if let key = pathKeys[path], let resource = resourceCache[key]?.retain() { return resource }
         let resource = resource(baseURL: baseURL, path: path)
@@ -99,13 +101,18 @@ public final class Service {
     public func resource(baseURL: URL?, path: String) -> Resource {
         guard let baseURL else { return invalidResource(source: path) }
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        return resource(absoluteURL: baseURL.appendingPathComponent(trimmed))
+        guard let url = baseURL.appendingVerbatimPathComponent(trimmed) else { return invalidResource(source: path) }
+        return resource(absoluteURL: url)
     }
 
-    /// The resource for an absolute URL string, ignoring the base URL.
+    /// The resource for a URL string, ignoring the base URL.
+    ///
+    /// The string is used as written, even without a scheme (`"./foo"` stays `./foo`, and matches
+    /// the pattern `"./foo"` on a service without a base URL); such a resource fails when loaded.
+    /// A string that is not a URL (`"\0"`, `"http://[x"`) gives an invalid resource.
     public func resource(absoluteURL string: String?) -> Resource {
         guard let string else { return sharedInvalid() }
-        guard let url = URL(string: string), url.scheme != nil else { return invalidResource(source: string) }
+        guard let url = URL.strict(string) else { return invalidResource(source: string) }
         return resource(absoluteURL: url)
     }
 

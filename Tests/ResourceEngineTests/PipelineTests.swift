@@ -38,14 +38,24 @@ final class CountingTransformer: ResponseTransformer {
 
     @Test func determinesTransformerOrderByStage() async throws {
         h.service.configure("**") {
+            $0.pipeline.clear()
             $0.pipeline[.cleanup].add(Appender(marker: "cle"))
             $0.pipeline[.model].add(Appender(marker: "mod"))
             $0.pipeline[.rawData].add(Appender(marker: "raw"))
             $0.pipeline[.decoding].add(Appender(marker: "dec"))
             $0.pipeline[.parsing].add(Appender(marker: "par"))
         }
-        // rawData's appender turns the bytes into text, so the standard text parser passes it on.
         #expect(try await loadText() == "rawdecparmodcle")
+    }
+
+    @Test func clearRemovesEveryPreviouslyConfiguredTransformer() async throws {
+        h.service.configure("**") {
+            $0.pipeline[.model].add(Appender(marker: "mod"))
+            $0.pipeline.clear()
+        }
+        h.stubText(h.resource, "body")
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.latestData?.content is Data)
     }
 
     @Test func canReorderStages() async throws {

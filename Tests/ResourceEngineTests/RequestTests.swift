@@ -357,6 +357,22 @@ import Testing
         #expect(sent.httpBody.flatMap { String(data: $0, encoding: .utf8) } == "a%20b=c%26d%3De%2Bf&m=%C3%BC&zz=last")
     }
 
+    /// Siesta sorts the escaped `name=value` strings, not the raw names.
+    @Test func urlEncodedPairsAreSortedAfterEscaping() async throws {
+        h.network.stub(.post, h.resource.url.absoluteString, .text("ok"))
+        _ = try await h.resource.request(.post, urlEncoded: ["z": "1", "ü": "2", "a": "z", "a=": "b"]).awaitResult()
+        let body = try #require(h.network.receivedRequests.first).httpBody.flatMap { String(data: $0, encoding: .utf8) }
+        #expect(body == "%C3%BC=2&a%3D=b&a=z&z=1")
+    }
+
+    @Test func textBodiesInCharsetsFoundationCannotWriteAreEncodedByIconv() async throws {
+        h.network.stub(.post, h.resource.url.absoluteString, .text("ok"))
+        _ = try await h.resource.request(.post, text: "日本", encoding: .japaneseEUC).awaitResult()
+        let sent = try #require(h.network.receivedRequests.first)
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=euc-jp")
+        #expect(sent.httpBody == Data([0xC6, 0xFC, 0xCB, 0xDC]))
+    }
+
     // MARK: Requests that are not network requests
 
     @Test func failedAndHardWiredRequestsAreAlreadyCompleted() async throws {

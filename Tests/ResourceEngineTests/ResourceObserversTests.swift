@@ -219,6 +219,39 @@ import Testing
         #expect(weakObserver == nil)
     }
 
+    /// Siesta keeps an externally owned observer until its entry is removed, then tells it.
+    @Test func observerOnlyTheResourceKeepsIsToldWhenItsOwnerGoes() {
+        let stopped = StopCounter()
+        weak var weakObserver: CountingObserver?
+        var owner: Owner? = Owner()
+        do {
+            let observer = CountingObserver(counter: stopped)
+            weakObserver = observer
+            h.resource.addObserver(observer, owner: owner!)
+        }
+        owner = nil
+        #expect(weakObserver != nil)
+        #expect(stopped.count == 0)
+        #expect(h.resource.observerCount == 0)
+        #expect(stopped.count == 1)
+        #expect(weakObserver == nil)
+    }
+
+    @Test func selfOwnedObserverWhoseExternalOwnerGoesIsHeldWeaklyAgain() {
+        weak var weakObserver: RecordingObserver?
+        var owner: Owner? = Owner()
+        do {
+            let observer = RecordingObserver()
+            weakObserver = observer
+            h.resource.addObserver(observer)
+            h.resource.addObserver(observer, owner: owner!)
+        }
+        #expect(weakObserver != nil)
+        owner = nil
+        _ = h.resource.observerCount
+        #expect(weakObserver == nil)
+    }
+
     @Test func reestablishesStrongReferenceWhenOwnerReAdded() {
         weak var weakObserver: RecordingObserver?
         let owner = Owner()

@@ -28,13 +28,15 @@ import Testing
     }
 
     @Test func childTreatsURLLikeStringsAsPaths() {
-        #expect(url(resource.child("//other.host/c")).hasPrefix("https://zingle.frotz/v1/a/b/"))
-        #expect(url(resource.child("http://other.host/")).hasPrefix("https://zingle.frotz/v1/a/b/http:"))
+        #expect(url(resource.child("//other.host/c")) == "https://zingle.frotz/v1/a/b//other.host/c")
+        #expect(url(resource.child("ftp://other.host/c")) == "https://zingle.frotz/v1/a/b/ftp://other.host/c")
+        #expect(url(resource.child("/c")) == "https://zingle.frotz/v1/a/b/c")
     }
 
     @Test func childEscapesCharactersWhenNecessary() {
         #expect(url(resource.child("?foo")) == "https://zingle.frotz/v1/a/b/%3Ffoo")
         #expect(url(resource.child("c d")) == "https://zingle.frotz/v1/a/b/c%20d")
+        #expect(url(resource.child(" •⇶")) == "https://zingle.frotz/v1/a/b/%20%E2%80%A2%E2%87%B6")
     }
 
     // MARK: relative

@@ -479,6 +479,26 @@ import Testing
         #expect(h.resource.typedContent(ifNone: 42) == 42)
     }
 
+    @Test func anEntityMadeWithoutATimestampIsStampedNowOnTheSystemClock() {
+        let clock = SystemClock()
+        let before = clock.now
+        let entity = Entity(content: "x", contentType: "text/plain")
+        let after = clock.now
+        #expect(entity.timestamp >= before && entity.timestamp <= after)
+        #expect(Entity(content: "x", timestamp: 12).timestamp == 12)
+    }
+
+    @Test func anOptionalDefaultIsUsedWhenThereIsNoContent() async throws {
+        let fallback: String? = "ahoy"
+        let none: String? = nil
+        #expect(h.resource.typedContent(ifNone: fallback) == "ahoy")
+        #expect(h.resource.typedContent(ifNone: none) == nil)
+        h.resource.overrideLocalContent(with: 7)
+        #expect(h.resource.typedContent(ifNone: fallback) == "ahoy")
+        h.resource.overrideLocalContent(with: "held")
+        #expect(h.resource.typedContent(ifNone: fallback) == "held")
+    }
+
     @Test func debugDescriptionShowsFlags() async throws {
         #expect(h.resource.description == "Resource(…/a/b)")
         h.stubText(h.resource, "x")

@@ -30,6 +30,33 @@ import Testing
         #expect(h.resource.text == "hi")
     }
 
+    /// Foundation on Linux cannot convert these; the C library's iconv can.
+    @Test(arguments: [
+        ("euc-jp", [0xC6, 0xFC, 0xCB, 0xDC] as [UInt8], "日本"),
+        ("EUC-JP", [0x61, 0xA4, 0xA2], "aあ"),
+        ("iso-2022-jp", [0x1B, 0x24, 0x42, 0x46, 0x7C, 0x4B, 0x5C, 0x1B, 0x28, 0x42], "日本"),
+        ("koi8-r", [0xD0, 0xD2, 0xC9], "при"),
+        ("gb18030", [0xC4, 0xE3, 0xBA, 0xC3], "你好"),
+        ("big5", [0xA4, 0xA4], "中"),
+    ])
+    func decodesCharsetsThroughIconv(charset: String, body: [UInt8], text: String) async throws {
+        _ = try await load(bytes(body, contentType: "text/plain; charset=\(charset)"))
+        #expect(h.resource.text == text)
+    }
+
+    @Test func bytesThatAreNotValidEUCJPAreUndecodableNotUnknown() async throws {
+        let error = try #require(try await load(bytes([0x61, 0xA4], contentType: "text/plain; charset=euc-jp")).error)
+        #expect(error.cause is RequestError.Cause.UndecodableText)
+        #expect(error.userMessage == "Response is not valid euc-jp text")
+    }
+
+    @Test func charsetNamesThatLookLikeIconvOptionsAreUnknown() async throws {
+        for name in ["utf-8//TRANSLIT", "../../etc/x", String(repeating: "x", count: 41)] {
+            let error = try #require(try await load(bytes([0x41], contentType: "text/plain; charset=\(name)")).error)
+            #expect(error.cause is RequestError.Cause.InvalidTextEncoding, "\(name)")
+        }
+    }
+
     @Test func treatsAnUnknownCharsetAsAnError() async throws {
         let error = try #require(try await load(bytes([0x41], contentType: "text/plain; charset=oops-9")).error)
         #expect(error.userMessage == #"Unknown text encoding "oops-9""#)
@@ -118,6 +145,29 @@ import Testing
         h.service.configure("/a/b") { $0.pipeline[.parsing].add(Parsers.json(), contentTypes: ["*/json"]) }
         _ = try await load(.json(#"{"a":1}"#))
         #expect(h.resource.json == ["a": 1])
+    }
+
+    @Test func textParserReportsAnErrorIfAnotherTransformerAlreadyMadeItAString() async throws {
+        h.service.configure("**") {
+            $0.pipeline[.decoding].add(ResponseContentTransformer<Data, String> { data, _ in String(decoding: data, as: UTF8.self) })
+        }
+        let error = try #require(try await load(.text("words")).error)
+        #expect(error.cause is RequestError.Cause.WrongInputTypeInTransformerPipeline)
+        #expect(error.userMessage == "text expected bytes but got text")
+    }
+
+    @Test func jsonParserReportsAnErrorIfAnotherTransformerAlreadyMadeItJSON() async throws {
+        h.service.configure("**") {
+            $0.pipeline[.decoding].add(ResponseContentTransformer<Data, JSON> { _, _ in JSON.array([]) })
+        }
+        let error = try #require(try await load(.json(#"{"a":1}"#)).error)
+        #expect(error.cause is RequestError.Cause.WrongInputTypeInTransformerPipeline)
+    }
+
+    @Test func theConfigTextStepPassesTextTheStandardParserAlreadyDecoded() async throws {
+        h.service.configure("**") { $0.pipeline[.model].add(Transformers.text()) }
+        _ = try await load(.text("plain"))
+        #expect(h.resource.text == "plain")
     }
 
     @Test func jsonParserReportsAnErrorIfAnotherTransformerAlreadyMadeItAString() async throws {

@@ -42,6 +42,46 @@ import Testing
         #expect(unparseable.latestError?.userMessage == "Cannot send request with invalid URL")
     }
 
+    @Test func doesNotInterpretDoubleSlashesOrSchemesInPaths() {
+        let service = Service(baseURL: "https://foo.bar/v1", networking: FakeNetworkingProvider())
+        #expect(service.resource("//other.host").url.absoluteString == "https://foo.bar/v1//other.host")
+        #expect(service.resource("http://other.host").url.absoluteString == "https://foo.bar/v1/http://other.host")
+        #expect(service.resource("/%3F").url.absoluteString == "https://foo.bar/v1/%253F")
+        #expect(service.resource("𝄞").url.absoluteString == "https://foo.bar/v1/%F0%9D%84%9E")
+        #expect(service.resource("a;b#c").url.absoluteString == "https://foo.bar/v1/a%3Bb%23c")
+        let withQuery = Service(baseURL: "https://foo.bar/v1?a=b&x=y", networking: FakeNetworkingProvider())
+        #expect(withQuery.resource("/baz").url.absoluteString == "https://foo.bar/v1/baz?a=b&x=y")
+        #expect(
+            service.resource(baseURL: URL(string: "http://alpha.beta/gamma"), path: "../delta?upsilon&omega")
+                .url.absoluteString == "http://alpha.beta/gamma/../delta%3Fupsilon&omega")
+    }
+
+    @Test func anInvalidBaseURLGivesNoBaseAndPathResourcesFailAtOnce() async throws {
+        let network = FakeNetworkingProvider()
+        for base in ["\0", "http://[URL syntax error]", "http://a b/"] {
+            let service = Service(baseURL: base, networking: network)
+            #expect(service.baseURL == nil, "\(base.debugDescription)")
+            let resource = service.resource("/foo")
+            #expect(resource.isInvalid)
+            let error = try #require(try await resource.load().awaitResult().error)
+            #expect(error.cause is RequestError.Cause.InvalidURL)
+            #expect(service.resource(absoluteURL: base).isInvalid)
+        }
+        #expect(network.receivedRequests.isEmpty)
+    }
+
+    @Test func aSchemeLessAbsoluteURLIsKeptAsWrittenAndPatternsMatchIt() {
+        let service = Service(networking: FakeNetworkingProvider())
+        let dotted = service.resource(absoluteURL: "./foo")
+        #expect(!dotted.isInvalid)
+        #expect(dotted.url.absoluteString == "./foo")
+        service.configure("/foo") { $0.headers["Matched"] = "slash" }
+        service.configure("./foo") { $0.headers["Matched"] = "dot" }
+        #expect(service.resource(absoluteURL: "/foo").configuration.headers["Matched"] == "slash")
+        #expect(dotted.configuration.headers["Matched"] == "dot")
+        #expect(service.resource(absoluteURL: "/other").configuration.headers["Matched"] == nil)
+    }
+
     @Test func givesTheSameResourceInstanceNoMatterHowItIsConstructed() {
         let h = Harness()
         let resource = h.service.resource("/a/b")

@@ -20,9 +20,14 @@ public struct Pipeline: Sendable {
         set { stages[key] = newValue }
     }
 
-    /// Removes every transformer from every stage.
+    /// Removes every transformer from every stage; the order and each stage's cache stay.
     public mutating func removeAllTransformers() {
         for key in stages.keys { stages[key]?.removeTransformers() }
+    }
+
+    /// Siesta's name for `removeAllTransformers()`: the usual first step of a pipeline built from scratch.
+    public mutating func clear() {
+        removeAllTransformers()
     }
 
     /// True if no stage in `order` has a transformer.

@@ -37,9 +37,10 @@ struct UnlessParsedAsJSON: ResponseTransformer {
 /// The parsers behind the standard transformers, also available by name in pipelines.
 public enum Parsers {
     /// `Data` → `JSON`. Errors name the position: "Invalid JSON: … at line 3, column 7".
-    /// An empty body (a 204, a HEAD-like answer) is `null`, not an error.
+    /// An empty body (a 204, a HEAD-like answer) is `null`, not an error. As in Siesta, content an
+    /// earlier stage already turned into something else (even JSON) fails as a wrong input type.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
-        ResponseContentTransformer(name: "json", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
+        ResponseContentTransformer(name: "json", transformErrors: transformErrors) {
             data, _ in try parseJSON(data)
         }
     }
@@ -54,32 +55,43 @@ public enum Parsers {
         }
     }
 
-    /// `Data` → `String` in the entity's charset (UTF-8 if none).
-    public static func text(transformErrors: Bool = false) -> ResponseContentTransformer<Data, String> {
-        ResponseContentTransformer(name: "text", onInputTypeMismatch: .skipIfOutputTypeMatches, transformErrors: transformErrors) {
+    /// `Data` → `String` in the entity's charset (UTF-8 if none). As in Siesta, content an earlier
+    /// stage already turned into something else (even text) fails as a wrong input type.
+    public static func text(
+        transformErrors: Bool = false,
+        onInputTypeMismatch: ResponseContentTransformer<Data, String>.InputTypeMismatchAction = .error
+    ) -> ResponseContentTransformer<Data, String> {
+        ResponseContentTransformer(name: "text", onInputTypeMismatch: onInputTypeMismatch, transformErrors: transformErrors) {
             data, entity in
             try decodeText(data, charset: entity.charset)
         }
     }
 
     /// Decodes `data` as `charset`, or throws a `RequestError` that says which problem it was.
+    ///
+    /// Foundation decodes the common charsets; any other IANA name (EUC-JP, ISO-2022-JP, GB18030,
+    /// Big5, KOI8-R…) goes through the C library's iconv. A name neither knows is an
+    /// `InvalidTextEncoding`; bytes that are not valid in a known charset are `UndecodableText`.
     public static func decodeText(_ data: Data, charset: String?) throws -> String {
         let name = charset ?? "utf-8"
-        guard let encoding = TextEncodingNames.encoding(forIANAName: name) else {
+        func undecodable() -> RequestError {
+            let cause = RequestError.Cause.UndecodableText(encodingName: name)
+            return RequestError(userMessage: cause.description, cause: cause)
+        }
+        if let encoding = TextEncodingNames.encoding(forIANAName: name) {
+            if encoding == .utf8 {
+                guard let text = String(validating: data, as: UTF8.self) else { throw undecodable() }
+                return text
+            }
+            if let text = String(data: data, encoding: encoding) { return text }
+        }
+        do throws(Iconv.Failure) {
+            return try Iconv.decode(data, charset: name)
+        } catch .unknownCharset where TextEncodingNames.encoding(forIANAName: name) == nil {
             let cause = RequestError.Cause.InvalidTextEncoding(encodingName: name)
             throw RequestError(userMessage: cause.description, cause: cause)
+        } catch {
+            throw undecodable()
         }
-        if encoding == .utf8 {
-            guard let text = String(validating: data, as: UTF8.self) else {
-                let cause = RequestError.Cause.UndecodableText(encodingName: name)
-                throw RequestError(userMessage: cause.description, cause: cause)
-            }
-            return text
-        }
-        guard let text = String(data: data, encoding: encoding) else {
-            let cause = RequestError.Cause.UndecodableText(encodingName: name)
-            throw RequestError(userMessage: cause.description, cause: cause)
-        }
-        return text
     }
 }

@@ -139,9 +139,10 @@ public enum Transformers {
         }
     }
 
-    /// `text` — decodes bytes as text regardless of content type.
+    /// `text` — decodes bytes as text regardless of content type; text (from the standard text
+    /// parser, say) passes through, unlike the standard parser's own wrong-input-type failure.
     public static func text(transformErrors: Bool = false) -> ResponseContentTransformer<Data, String> {
-        Parsers.text(transformErrors: transformErrors)
+        Parsers.text(transformErrors: transformErrors, onInputTypeMismatch: .skipIfOutputTypeMatches)
     }
 
     /// Text from `String`, a JSON string, or UTF-8 bytes; otherwise a type error naming the step.

@@ -1,7 +1,9 @@
 /// One observer of a resource and the owners that keep it observing.
 ///
-/// The observer is held strongly while at least one external owner lives, weakly otherwise (a
-/// self-owned object observer). The entry is defunct when the observer is gone, or when it is not
+/// As in Siesta, the observer is held strongly unless it is its own only owner: an observer added
+/// with an external owner stays alive after that owner is gone, until the resource removes the
+/// defunct entry and tells it `stoppedObserving`. A self-owned object observer with no external
+/// owner is held weakly. The entry is defunct when the observer is gone, or when it is not
 /// self-owned and every external owner is gone.
 @MainActor
 final class ObserverEntry {
@@ -52,7 +54,7 @@ final class ObserverEntry {
         if externalOwners.contains(where: { $0.object == nil }) {
             externalOwners.removeAll { $0.object == nil }
         }
-        if externalOwners.isEmpty {
+        if selfOwned && externalOwners.isEmpty {
             if observerObjectID != nil { strongObserver = nil }
         } else if strongObserver == nil {
             strongObserver = weakObserver as? any ResourceObserver

@@ -2,10 +2,10 @@ import Foundation
 
 extension Resource {
     /// The resource at `subpath` below this one. Nothing in `subpath` is interpreted: `..`, `?`
-    /// and `//` are escaped. `""` and `"/"` give this URL with a trailing slash.
+    /// and `//` are kept or escaped. `""` and `"/"` give this URL with a trailing slash.
     public func child(_ subpath: String) -> Resource {
         guard !isInvalid else { return self }
-        return service.resource(absoluteURL: url.appendingPathComponent(subpath))
+        return service.resource(absoluteURL: url.appendingVerbatimPathComponent(subpath))
     }
 
     /// The resource at `href` resolved against this URL, as a browser resolves a link:

@@ -53,7 +53,9 @@ extension Resource {
         encoding: String.Encoding = .utf8, requestMutation: @escaping RequestMutation = { _ in }
     ) -> Request {
         let charset = TextEncodingNames.ianaName(for: encoding)
-        guard let data = text.data(using: encoding, allowLossyConversion: false) else {
+        guard let data = text.data(using: encoding, allowLossyConversion: false)
+            ?? (try? Iconv.encode(text, charset: charset))
+        else {
             return Resource.failedRequest(
                 returning: RequestError(
                     userMessage: "Cannot send request",
@@ -75,14 +77,17 @@ extension Resource {
         return request(method, data: data, contentType: contentType, requestMutation: requestMutation)
     }
 
-    /// Sends `urlEncoded` as an `application/x-www-form-urlencoded` body, pairs sorted by name.
+    /// Sends `urlEncoded` as an `application/x-www-form-urlencoded` body.
+    ///
+    /// As in Siesta, the escaped `name=value` pairs are sorted as strings, so the same parameters
+    /// always give the same body.
     @discardableResult
     public func request(
         _ method: RequestMethod, urlEncoded params: [String: String],
         requestMutation: @escaping RequestMutation = { _ in }
     ) -> Request {
         var pairs: [String] = []
-        for (name, value) in params.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in params {
             guard let escapedName = Resource.formEscape(name) else {
                 return Resource.failedRequest(returning: RequestError(userMessage: "Cannot send request", cause: RequestError.Cause.NotURLEncodable(offendingString: name)))
             }
@@ -91,6 +96,7 @@ extension Resource {
             }
             pairs.append("\(escapedName)=\(escapedValue)")
         }
+        pairs.sort()
         return request(
             method, data: Data(pairs.joined(separator: "&").utf8),
             contentType: "application/x-www-form-urlencoded", requestMutation: requestMutation)
@@ -158,6 +164,7 @@ enum TextEncodingNames {
         case .windowsCP1251: "windows-1251"
         case .japaneseEUC: "euc-jp"
         case .shiftJIS: "shift_jis"
+        case .iso2022JP: "iso-2022-jp"
         case .macOSRoman: "macintosh"
         default: "utf-8"
         }
@@ -181,6 +188,7 @@ enum TextEncodingNames {
         case "windows-1251", "cp1251": .windowsCP1251
         case "euc-jp": .japaneseEUC
         case "shift_jis", "shift-jis", "sjis": .shiftJIS
+        case "iso-2022-jp": .iso2022JP
         case "macintosh", "mac": .macOSRoman
         default: nil
         }

@@ -13,6 +13,14 @@ extension TypedContentAccessors {
         (entityForTypedContentAccessors?.content as? T) ?? defaultValue()
     }
 
+    /// The content as `T`, or `defaultValue` (itself optional) if there is none or it is another type.
+    ///
+    /// Without this overload an optional default would make `T` optional, and a missing content
+    /// would cast to `.some(nil)` and hide the default.
+    public func typedContent<T>(ifNone defaultValue: @autoclosure () -> T?) -> T? {
+        (entityForTypedContentAccessors?.content as? T) ?? defaultValue()
+    }
+
     /// The content as `T`, or nil.
     public func typedContent<T>() -> T? {
         entityForTypedContentAccessors?.content as? T
