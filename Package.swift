@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CurlNetworking", targets: ["CurlNetworking"]),
         .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
+        .library(name: "DemoServer", targets: ["DemoServer"]),
         .executable(name: "hammock", targets: ["hammock"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
         .executable(name: "hammock-bench", targets: ["hammock-bench"]),
@@ -28,10 +29,27 @@ let package = Package(
     ],
     targets: [
         .target(name: "ResourceEngine", swiftSettings: strict),
+        // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: strict),
+        // The demo API and its config: only `hammock demo` and the tests link an HTTP server.
+        .target(
+            name: "DemoServer",
+            dependencies: [
+                "ResourceEngine", "LoopbackHTTP",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "ResourceEngineTesting",
             dependencies: [
-                "ResourceEngine",
+                "ResourceEngine", "LoopbackHTTP",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
@@ -44,20 +62,17 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DashboardConfigTests",
-            dependencies: ["DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            dependencies: ["DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting"],
             swiftSettings: strict),
         .target(
             name: "Dashboard",
-            dependencies: [
-                "ResourceEngine", "TerminalUI", "DashboardConfig",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ],
+            dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig"],
             swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI", "CurlNetworking",
+                "Dashboard", "DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
+                "CurlNetworking",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -73,13 +88,13 @@ let package = Package(
         .executableTarget(
             name: "hammock",
             dependencies: [
-                "Dashboard", "DashboardConfig", "CursesBackend", "CurlNetworking", "TerminalUI", "ResourceEngine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI",
+                "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HammockCLITests",
-            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting"],
+            dependencies: ["Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "ResourceEngine", "ResourceEngineTesting"],
             swiftSettings: strict),
         .executableTarget(
             name: "hammock-bench",

@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import LoopbackHTTP
 
 /// A real HTTP server on 127.0.0.1, on a free port, for integration tests and the demo.
 ///
@@ -36,12 +37,7 @@ public final class LocalTestServer: Sendable {
             address: try .inet(ip4: "127.0.0.1", port: 0), timeout: handlerTimeout,
             pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         await routes(server)
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            task.cancel()
-            throw ServerError(message: "server did not report an IPv4 address")
-        }
+        let (task, port) = try await server.launch()
         return LocalTestServer(server: server, task: task, port: port)
     }
 

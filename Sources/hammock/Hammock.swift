@@ -1,6 +1,7 @@
 import ArgumentParser
 import CurlNetworking
 import Dashboard
+import DemoServer
 import DashboardConfig
 import Foundation
 import Glibc
@@ -200,8 +201,7 @@ struct Demo: AsyncParsableCommand {
         if let port {
             api = try await DemoAPI.start(port: port)
         } else {
-            // A stable address lets a restarted demo show its cached data at once.
-            do { api = try await DemoAPI.start(port: Self.preferredPort) } catch { api = try await DemoAPI.start(port: 0) }
+            api = try await DemoAPI.start(preferredPort: Self.preferredPort)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HAMMOCK_DEMO_URL"] = api.baseURL

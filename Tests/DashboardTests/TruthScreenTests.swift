@@ -1,4 +1,5 @@
 import Dashboard
+import DemoServer
 import DashboardConfig
 import Foundation
 import ResourceEngine

@@ -1,4 +1,5 @@
 import Dashboard
+import DemoServer
 import DashboardConfig
 import Foundation
 #if canImport(FoundationNetworking)
@@ -90,7 +91,7 @@ import Testing
     }
 
     @Test func theBuiltInDemoConfigIsConfigDemoYaml() async throws {
-        // After editing config/demo.yaml, paste it into Sources/Dashboard/Demo/DemoConfig.swift.
+        // After editing config/demo.yaml, paste it into Sources/DemoServer/DemoConfig.swift.
         #expect(DemoConfig.yaml == (try String(contentsOfFile: Self.demoConfig, encoding: .utf8)))
     }
 

@@ -1,5 +1,7 @@
 import FlyingFox
+import FlyingSocks
 import Foundation
+import LoopbackHTTP
 
 /// The built-in demo API: real HTTP on 127.0.0.1, with an endpoint for everything the dashboard
 /// shows — healthy JSON, a list with ETag/304, a slow report, a flaky endpoint, a 503 with a JSON
@@ -22,18 +24,36 @@ public final class DemoAPI: Sendable {
     }
 
     /// Starts the API on a free port of 127.0.0.1 (or `port`), and waits until it listens.
+    ///
+    /// A port that is taken fails at once with a message that says so.
     public static func start(port: UInt16 = 0, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
         let server = HTTPServer(
             address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         let state = DemoState()
         await routes(server, state: state, slowDelay: slowDelay)
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        guard case .ip4(_, let actual) = await server.listeningAddress else {
-            task.cancel()
-            throw DemoError(message: "the demo API did not get a port")
+        do {
+            let (task, actual) = try await server.launch()
+            return DemoAPI(server: server, task: task, port: actual)
+        } catch {
+            throw DemoError(message: "the demo API cannot listen on 127.0.0.1:\(port): \(Self.reason(error))")
         }
-        return DemoAPI(server: server, task: task, port: actual)
+    }
+
+    /// Starts the API on `preferredPort` when it is free, else on any free port — at once, with
+    /// no wait. A stable address lets a restarted demo show its cached data straight away.
+    public static func start(preferredPort: UInt16, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
+        do {
+            return try await start(port: preferredPort, slowDelay: slowDelay)
+        } catch {
+            return try await start(port: 0, slowDelay: slowDelay)
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let socketError = error as? SocketError, case .failed(_, let errno, let message) = socketError {
+            return errno == EADDRINUSE ? "the port is taken" : message
+        }
+        return String(describing: error)
     }
 
     /// Stops the API.
