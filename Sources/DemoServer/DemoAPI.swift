@@ -31,6 +31,7 @@ public final class DemoAPI: Sendable {
             address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         let state = DemoState()
         await routes(server, state: state, slowDelay: slowDelay)
+        await sampleRoutes(server, state: state)
         do {
             let (task, actual) = try await server.launch()
             return DemoAPI(server: server, task: task, port: actual)
@@ -67,7 +68,7 @@ public final class DemoAPI: Sendable {
         var description: String { message }
     }
 
-    private static func json(_ status: HTTPStatusCode, _ body: String, headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
+    static func json(_ status: HTTPStatusCode, _ body: String, headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
         var all = HTTPHeaders([.contentType: "application/json"])
         for (name, value) in headers { all[name] = value }
         return HTTPResponse(statusCode: status, headers: all, body: Data(body.utf8))
@@ -158,6 +159,12 @@ actor DemoState {
         requests += Int.random(in: 5...40)
         if Int.random(in: 0..<5) == 0 { errors += 1 }
         return (requests, errors)
+    }
+
+    /// Free disk space for the actuator sample; shrinks a little on every look.
+    func diskFree() -> Int {
+        requests += 1
+        return 212_300_000_000 - requests * 4096
     }
 
     func searchCount(for body: String) -> Int {

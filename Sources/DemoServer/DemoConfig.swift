@@ -9,7 +9,7 @@ public enum DemoConfig {
 title: Demo Shop API
 service:
   # `hammock demo` sets HAMMOCK_DEMO_URL to the address it picked; ${VAR:-default} is the fallback.
-  baseURL: ${HAMMOCK_DEMO_URL:-http://127.0.0.1:8080/}
+  baseURL: ${HAMMOCK_DEMO_URL:-http://127.0.0.1:8731/}
   expiration: 5s           # how often panes without an `every` of their own refresh
   retry: 2s                # a failed pane is tried again 2 s after its failure
   timeout: 3s              # a request that takes longer fails with "The request timed out"

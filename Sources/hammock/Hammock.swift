@@ -187,10 +187,15 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Only serve the demo API and print its address (to try snapshot or events against it).")
     var serveOnly = false
 
+    @Option(name: .customLong("slow-delay-ms"), help: ArgumentHelp("How long /slow takes, in ms (for tests).", visibility: .hidden))
+    var slowDelayMilliseconds: Int = 1500
+
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
 
     static let preferredPort: UInt16 = 8731
+
+    private var slowDelay: Duration { .milliseconds(min(max(slowDelayMilliseconds, 0), 60_000)) }
 
     func run() async throws {
         if !serveOnly, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
@@ -199,9 +204,9 @@ struct Demo: AsyncParsableCommand {
         }
         let api: DemoAPI
         if let port {
-            api = try await DemoAPI.start(port: port)
+            api = try await DemoAPI.start(port: port, slowDelay: slowDelay)
         } else {
-            api = try await DemoAPI.start(preferredPort: Self.preferredPort)
+            api = try await DemoAPI.start(preferredPort: Self.preferredPort, slowDelay: slowDelay)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HAMMOCK_DEMO_URL"] = api.baseURL

@@ -42,7 +42,7 @@ let configDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
         } catch {
             #expect(error.problems.count == 1)
             #expect(error.problems[0].message == "service.headers.Authorization: environment variable USERS_API_TOKEN is not set (use ${USERS_API_TOKEN:-default} for a fallback)")
-            #expect(error.problems[0].line == 6)
+            #expect(error.problems[0].line == 9)
         }
     }
 }

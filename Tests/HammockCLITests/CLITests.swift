@@ -96,8 +96,8 @@ import Testing
     }
 
     @Test func snapshotPrintsTheFrameAndFailsWhenAPaneFails() async throws {
-        let api = try await DemoAPI.start(slowDelay: .milliseconds(50))
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let outcome = try await hammock(["snapshot", Self.demoConfig, "--width", "100", "--height", "24"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
         #expect(outcome.status == 1, "Payments always fails")
         let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -111,8 +111,8 @@ import Testing
     }
 
     @Test func snapshotJSONDescribesEachPane() async throws {
-        let api = try await DemoAPI.start(slowDelay: .milliseconds(50))
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let outcome = try await hammock(["snapshot", Self.demoConfig, "--json"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
         #expect(outcome.status == 1)
         let json = try JSONParser.parse(outcome.output)
@@ -139,8 +139,8 @@ import Testing
     }
 
     @Test func snapshotSucceedsWhenEveryPaneLoads() async throws {
-        let api = try await DemoAPI.start()
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let directory = try temporaryDirectory()
         let path = directory + "/ok.yaml"
         try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n    show: value\n    select: status\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -150,8 +150,8 @@ import Testing
     }
 
     @Test func snapshotFailsWhenAnExpectationIsUnmet() async throws {
-        let api = try await DemoAPI.start()
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let directory = try temporaryDirectory()
         let path = directory + "/expect.yaml"
         try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n    show: value\n    select: status\n    expect: [\"status == 200\", \"body.version == 2.0.0\"]\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -166,8 +166,8 @@ import Testing
     }
 
     @Test func eventsStreamsJSONLines() async throws {
-        let api = try await DemoAPI.start()
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let directory = try temporaryDirectory()
         let path = directory + "/events.yaml"
         try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n  - title: Payments\n    resource: /payments\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -184,8 +184,8 @@ import Testing
     }
 
     @Test func logsGoToTheLogFile() async throws {
-        let api = try await DemoAPI.start()
-        defer { Task { await api.stop() } }
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
         let directory = try temporaryDirectory()
         let path = directory + "/log.yaml"
         try "service:\n  baseURL: \(api.baseURL)\npanes:\n  - title: Health\n    resource: /health\n".write(toFile: path, atomically: true, encoding: .utf8)

@@ -31,13 +31,4 @@ import Testing
         let (data, _) = try await URLSession.shared.data(from: URL(string: second.baseURL + "health")!)
         #expect(String(decoding: data, as: UTF8.self).contains(#""status":"UP""#))
     }
-
-    @Test func aFreePreferredPortIsUsed() async throws {
-        let probe = try await DemoAPI.start()
-        let port = probe.port
-        await probe.stop()
-        let api = try await DemoAPI.start(preferredPort: port)
-        defer { Task { await api.stop() } }
-        #expect(api.port == port)
-    }
 }

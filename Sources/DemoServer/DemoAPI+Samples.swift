@@ -1,0 +1,62 @@
+import FlyingFox
+import Foundation
+
+/// Endpoints the samples in `config/` watch, each shaped like the real API it stands for: a
+/// Spring Boot actuator, a paginated admin API behind a bearer token, a search service with a
+/// POST query, and a ServiceStack API with its `responseStatus` errors.
+extension DemoAPI {
+    static func sampleRoutes(_ server: HTTPServer, state: DemoState) async {
+        await server.appendRoute("GET /actuator/health") { _ in
+            let free = await state.diskFree()
+            return json(.ok, #"{"status":"UP","components":{"db":{"status":"UP","details":{"database":"PostgreSQL"}},"diskSpace":{"status":"UP","details":{"total":499963174912,"free":\#(free),"threshold":10485760}},"ping":{"status":"UP"}}}"#)
+        }
+        await server.appendRoute("GET /actuator/info") { _ in
+            json(.ok, #"{"build":{"artifact":"inventory","version":"3.2.1","time":"2026-11-02T09:14:00Z"},"git":{"branch":"main","commit":{"id":"4f2c9e1","time":"2026-11-01T17:40:12Z"}}}"#)
+        }
+        await server.appendRoute("GET /v2/users") { request in
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+            }
+            let page = max(1, Int(request.query["page"] ?? "") ?? 1)
+            let perPage = min(100, max(1, Int(request.query["per_page"] ?? "") ?? 20))
+            return json(.ok, users(page: page, perPage: perPage))
+        }
+        await server.appendRoute("GET /v2/users/count") { request in
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#)
+            }
+            return json(.ok, #"{"count":\#(userCount)}"#)
+        }
+        await server.appendRoute("POST /search/_search") { request in
+            let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let count = await state.searchCount(for: body)
+            return json(.ok, #"{"took":12,"timed_out":false,"hits":{"total":\#(count),"hits":[]}}"#)
+        }
+        await server.appendRoute("GET /search/slowlog") { _ in
+            json(.ok, #"[{"took":"1.8s","query":"status:failed AND region:eu"},{"took":"1.1s","query":"customer:*ada*"},{"took":"0.9s","query":"total:>500"}]"#)
+        }
+        await server.appendRoute("GET /billing/api/invoices/due") { request in
+            guard let key = request.headers[HTTPHeader("X-Api-Key")], !key.isEmpty else {
+                return json(.unauthorized, #"{"responseStatus":{"errorCode":"Unauthorized","message":"An API key is required","errors":[]}}"#)
+            }
+            return json(.ok, #"[{"invoiceId":"INV-2041","customer":"Grace Hopper","amount":"1200.00","dueDate":"2026-11-30"},{"invoiceId":"INV-2044","customer":"Alan Turing","amount":"86.50","dueDate":"2026-12-02"}]"#)
+        }
+        await server.appendRoute("GET /billing/api/legacy/ledger/balance") { _ in
+            json(.badRequest, #"{"responseStatus":{"errorCode":"ValidationException","message":"Validation failed","errors":[{"errorCode":"GreaterThan","fieldName":"Period","message":"must be a closed period"}]}}"#)
+        }
+    }
+
+    static let userCount = 4212
+
+    /// One page of users, newest first, in a `{"data": […], "meta": {…}}` envelope.
+    static func users(page: Int, perPage: Int) -> String {
+        let first = (page - 1) * perPage
+        let names = ["ada", "alan", "grace", "edsger", "barbara", "donald", "margaret", "ken"]
+        let rows = (first..<min(userCount, first + perPage)).map { index -> String in
+            let id = userCount - index
+            let day = 1 + index % 28
+            return #"{"id":\#(id),"email":"\#(names[index % names.count])\#(id)@example.org","createdAt":"2026-10-\#(String(format: "%02d", day))T08:00:00Z"}"#
+        }
+        return #"{"data":[\#(rows.joined(separator: ","))],"meta":{"page":\#(page),"per_page":\#(perPage),"total":\#(userCount)}}"#
+    }
+}

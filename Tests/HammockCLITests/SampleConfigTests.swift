@@ -1,0 +1,95 @@
+import DemoServer
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// Every sample in `config/` is valid and runs here: against the demo API, or against Debian's
+/// Prometheus, as each file's header says.
+@Suite(.serialized) struct SampleConfigTests {
+    static let configDirectory = CLITests.repository.appendingPathComponent("config")
+    static let secrets = ["USERS_API_TOKEN": DemoAPI.token, "BILLING_API_KEY": "sample-key"]
+
+    static var samples: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: configDirectory.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    private func hammock(_ arguments: [String], environment extra: [String: String]) async throws -> ProcessRunner.Outcome {
+        var environment = ProcessInfo.processInfo.environment
+        environment["no_proxy"] = "127.0.0.1,localhost"
+        for (key, value) in Self.secrets.merging(extra, uniquingKeysWith: { $1 }) { environment[key] = value }
+        return try await ProcessRunner.capture([CLITests.binary] + arguments, environment: environment, timeout: 60)
+    }
+
+    private func snapshot(_ name: String, _ environment: [String: String]) async throws -> (status: Int32, lines: [String]) {
+        let path = Self.configDirectory.appendingPathComponent(name).path
+        let outcome = try await hammock(["snapshot", path, "--width", "120", "--height", "20"], environment: environment)
+        return (outcome.status, outcome.output.split(separator: "\n").map(String.init))
+    }
+
+    @Test func everySampleChecksAndNamesOnlyLocalAddresses() async throws {
+        #expect(Self.samples.count >= 7)
+        for sample in Self.samples {
+            let path = Self.configDirectory.appendingPathComponent(sample).path
+            let outcome = try await hammock(["check", path], environment: [:])
+            #expect(outcome.status == 0, "\(sample): \(outcome.errors)")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(!text.contains("example.com") && !text.contains(".example/"), "\(sample) points at a host no one can run")
+            #expect(text.contains("127.0.0.1"), "\(sample) has no local default address")
+        }
+    }
+
+    @Test func theDemoBackedSamplesShowTheirData() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let demo = ["HAMMOCK_DEMO_URL": api.baseURL]
+
+        let health = try await snapshot("health.yaml", demo)
+        #expect(health.status == 0, "\(health.lines.joined(separator: "\n"))")
+        #expect(health.lines[0].contains("3 panes  ✓3 ✗0"))
+        #expect(health.lines.contains { $0.contains("build.version  3.2.1") })
+        #expect(health.lines.contains { $0.contains("│ status") && $0.contains("UP") })
+
+        let users = try await snapshot("paginated.yaml", demo)
+        #expect(users.status == 0)
+        #expect(users.lines.contains { $0.contains("4212") })
+        #expect(users.lines.contains { $0.contains("@example.org") && $0.contains("2026-10-28T08:00:00Z") })
+
+        let search = try await snapshot("search.yaml", demo)
+        #expect(search.status == 0)
+        #expect(search.lines.contains { $0.contains("status:failed AND region:eu") })
+
+        let billing = try await snapshot("servicestack.yaml", demo)
+        #expect(billing.status == 1, "the legacy ledger fails on purpose, to show errorMessage")
+        #expect(billing.lines.contains { $0.contains("INV-2041") })
+        #expect(billing.lines.contains { $0.contains("400 · Validation failed (Period: must be a closed") })
+    }
+
+    @Test func thePaginatedSampleSaysWhenItsTokenIsMissing() async throws {
+        let path = Self.configDirectory.appendingPathComponent("paginated.yaml").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["USERS_API_TOKEN"] = nil
+        let outcome = try await ProcessRunner.capture([CLITests.binary, "check", path], environment: environment, timeout: 60)
+        #expect(outcome.status != 0)
+        #expect((outcome.output + outcome.errors).contains("USERS_API_TOKEN"))
+    }
+
+    @Test func thePrometheusSamplesReadARealPrometheus() async throws {
+        let prometheus = try await PrometheusServer.start()
+        defer { prometheus.stop() }
+        let environment = ["PROMETHEUS_URL": prometheus.baseURL]
+
+        let api = try await snapshot("prometheus.yaml", environment)
+        #expect(api.lines.contains { $0.contains("Prometheus Server is Healthy.") })
+        #expect(api.lines.contains { $0.contains("data.version") && $0.contains("2.") })
+        #expect(api.lines[0].contains("4 panes"))
+
+        let metrics = try await snapshot("metrics.yaml", environment)
+        #expect(metrics.status == 0)
+        #expect(metrics.lines.contains { $0.contains("Prometheus Server is Ready.") })
+        #expect(metrics.lines.contains { line in
+            line.split(separator: " ").contains { Double($0) != nil && (Double($0) ?? 0) > 1_000_000 }
+        }, "the resident memory, in bytes")
+    }
+}
