@@ -11,9 +11,9 @@ import Yams
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
     static let topKeys = ["title", "service", "configure", "panes", "layout"]
-    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers"]
+    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth"]
     static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -132,7 +132,7 @@ public enum ConfigLoader {
             if let problem = titleProblem(text) { reader.problem(at: node, problem) } else { title = text }
         }
 
-        var service = ServiceSpec(baseURL: nil, headers: [], expiration: nil, retry: nil, timeout: nil, transformers: ["json", "text"])
+        var service = ServiceSpec()
         if let node = value("service") { service = readService(node, reader: &reader) ?? service }
 
         var blocks: [ConfigureBlockSpec] = []
@@ -181,7 +181,7 @@ public enum ConfigLoader {
     static func readService(_ node: Node, reader: inout NodeReader) -> ServiceSpec? {
         guard let entries = reader.mapping(node, "service") else { return nil }
         reader.checkKeys(entries, allowed: serviceKeys, in: "service")
-        var spec = ServiceSpec(baseURL: nil, headers: [], expiration: nil, retry: nil, timeout: nil, transformers: ["json", "text"])
+        var spec = ServiceSpec()
         for entry in entries {
             switch entry.key {
             case "baseURL":
@@ -203,6 +203,13 @@ public enum ConfigLoader {
                     reader.problem(at: entry.value, "service.transformers: unknown standard transformer \"\(name)\"" + Suggestions.hint(for: name, in: ["json", "text"]))
                 }
                 spec.transformers = names.filter { ["json", "text"].contains($0) }
+            case "tls": spec.tls = readTLS(entry.value, reader: &reader)
+            case "redirects": spec.redirects = reader.int(entry.value, "service.redirects", range: 0...50)
+            case "auth":
+                if let (header, display) = readAuth(entry.value, reader: &reader) {
+                    spec.auth = header
+                    spec.authDisplay = display
+                }
             default: break
             }
         }
@@ -561,9 +568,28 @@ public enum ConfigLoader {
                 }
             }
         }
+        var headers: [HeaderSpec] = []
+        if let entry = value("headers") { headers = readHeaders(entry.value, "headers", reader: &reader) }
+        var timeout: TimeInterval?
+        if let entry = value("timeout") {
+            if let seconds = reader.duration(entry.value, "timeout", minimum: 0.001) { timeout = seconds } else { ok = false }
+        }
+        var withoutAuth = false
+        if let entry = value("auth"), let text = reader.string(entry.value, "auth") {
+            if text == "none" {
+                withoutAuth = true
+            } else {
+                reader.problem(at: entry.value, "a pane's auth can only be none (the service's auth: is used otherwise)" + Suggestions.hint(for: text, in: ["none"]))
+                ok = false
+            }
+        }
         guard ok else { return nil }
-        return PaneSpec(
+        var pane = PaneSpec(
             title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
             fields: fields, columns: columns, select: select, overlay: overlay, history: history, expect: expectations, line: line)
+        pane.headers = headers
+        pane.timeout = timeout
+        pane.withoutAuth = withoutAuth
+        return pane
     }
 }

@@ -50,10 +50,19 @@ extension DashboardSpec {
                 if let timeout = defaults.timeout { config.timeout = timeout }
             }
         }
-        if !defaults.headers.isEmpty, service.baseURL != nil {
-            let headers = defaults.headers
+        if !defaults.allHeaders.isEmpty, service.baseURL != nil {
+            let headers = defaults.allHeaders
             service.configure("**", description: "service headers") { config in
                 for header in headers { config.headers[header.name] = header.value.value }
+            }
+        }
+        if defaults.tls != nil || defaults.redirects != nil, service.baseURL != nil {
+            // TLS trust and redirects belong to the service's own origin, like its credentials.
+            let tls = defaults.tls
+            let redirects = defaults.redirects
+            service.configure("**", description: "service transport") { config in
+                if let tls { config.transport.tls = tls }
+                if let redirects { config.transport.maxRedirects = redirects }
             }
         }
         for block in configure {
@@ -119,6 +128,15 @@ extension DashboardSpec {
         var lines = ["\(title) (\(file))"]
         if let baseURL = service.baseURL { lines.append("  baseURL: \(baseURL.display)") }
         for header in service.headers { lines.append("  header \(header.name): \(header.displayValue)") }
+        if let auth = service.authDisplay { lines.append("  auth \(auth)") }
+        if let tls = service.tls {
+            var parts = ["  tls"]
+            if let ca = tls.caFile { parts.append("ca \(ca)") }
+            if let certificate = tls.clientCertificate { parts.append("clientCert \(certificate)") }
+            if tls.insecure { parts.append("insecure (certificates are not verified)") }
+            lines.append(parts.joined(separator: " "))
+        }
+        if let redirects = service.redirects { lines.append("  redirects \(redirects)") }
         for block in configure {
             var parts = ["  configure \(block.pattern)"]
             if let methods = block.methods { parts.append("[\(methods.map(\.httpName).joined(separator: ","))]") }

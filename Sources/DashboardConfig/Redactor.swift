@@ -162,8 +162,9 @@ extension DashboardSpec {
     /// Every secret value in the config (see `Redactor`).
     public var secrets: [String] {
         var found = Set(bodySecrets)
-        var headers = service.headers
+        var headers = service.allHeaders
         for block in configure { headers += block.headers }
+        for pane in panes { headers += pane.headers }
         for header in headers {
             found.formUnion(header.value.environmentValues)
             if HeaderSpec.looksSensitive(header.name) { found.insert(header.value.value) }

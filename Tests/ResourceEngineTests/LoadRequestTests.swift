@@ -36,6 +36,26 @@ import Testing
         #expect(h.network.receivedRequests.allSatisfy { $0.value(forHTTPHeaderField: "Content-Type") == "application/json" })
     }
 
+    @Test func omittedHeadersAreRemovedAfterEveryConfiguredMutationAndTimeoutsAreTheirOwn() async throws {
+        h.service.configure("**") {
+            $0.headers["Authorization"] = "Bearer configured"
+            $0.timeout = 30
+            $0.mutateRequests { $0.setValue("Bearer mutated", forHTTPHeaderField: "Authorization") }
+        }
+        let plain = h.resource
+        let bare = h.resource.withLoadRequest(LoadRequest(omittedHeaders: ["authorization"], timeout: 2))
+        #expect(bare !== plain, "a request without credentials is another request")
+        h.network.stub(.get, plain.url.absoluteString, .text("ok"))
+        _ = try await plain.load().awaitResult()
+        _ = try await bare.load().awaitResult()
+        let sent = h.network.receivedRequests
+        try #require(sent.count == 2)
+        #expect(sent[0].value(forHTTPHeaderField: "Authorization") == "Bearer mutated")
+        #expect(sent[0].timeoutInterval == 30)
+        #expect(sent[1].value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(sent[1].timeoutInterval == 2)
+    }
+
     @Test func identicalLoadRequestsShareOneResourceAndOneLoad() throws {
         h.network.holdsResponses = true
         let first = h.service.resource("/search").withLoadRequest(try .json(.post, ["q": "a"]))

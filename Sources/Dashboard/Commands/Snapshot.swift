@@ -44,7 +44,9 @@ public enum Snapshot {
     private static func describe(_ pane: Pane) -> JSON {
         let resource = pane.resource
         var object: JSONObject = [
-            "title": .string(pane.spec.title),
+            // Titles and expectations are text from the file: a secret written there is masked too.
+            // The URL is already as written (`${TOKEN}`), which the redactor would mask again.
+            "title": .string(pane.redactor.redact(pane.spec.title)),
             "url": .string(pane.displayURL),
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.health == .ok),
@@ -53,12 +55,12 @@ public enum Snapshot {
         let failing = pane.health == .failing
         object["expectations"] = .array(pane.spec.expect.map { expectation in
             let failed = pane.unmetExpectation?.hasPrefix("expected \(expectation.text),") == true
-            return .object(["expect": .string(expectation.text), "ok": .bool(!failed && !failing && pane.shownEntity != nil)])
+            return .object(["expect": .string(pane.redactor.redact(expectation.text)), "ok": .bool(!failed && !failing && pane.shownEntity != nil)])
         })
-        object["unmet"] = pane.unmetExpectation.map(JSON.string) ?? .null
+        object["unmet"] = pane.unmetExpectation.map { .string(pane.redactor.redact($0)) } ?? .null
         object["status"] = resource.latestMetrics?.statusCode.map(JSON.int) ?? .null
         object["latencyMs"] = resource.latestMetrics.map { .int(Int(($0.latency * 1000).rounded())) } ?? .null
-        object["error"] = pane.failure.map(JSON.string) ?? .null
+        object["error"] = pane.failure.map { .string(pane.redactor.redact($0)) } ?? .null
         if let content = pane.content, case .success(let value) = content.selected {
             object["data"] = value
         } else {

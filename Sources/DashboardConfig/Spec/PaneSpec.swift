@@ -24,13 +24,44 @@ public struct PaneSpec: Sendable {
     public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.
     public var line: Int
+    /// Headers of this pane's own, over the service's and the configure blocks'.
+    public var headers: [HeaderSpec] = []
+    /// This pane's time limit, over the configured `timeout`.
+    public var timeout: TimeInterval?
+    /// `auth: none`: the pane's requests carry no `Authorization` (a "401 without a token" check).
+    public var withoutAuth = false
+
+    public init(
+        title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,
+        body: JSON?, every: TimeInterval?, show: ShowMode, fields: [String]?, columns: [String]?, select: String?,
+        overlay: [OverlayRule]?, history: Int, expect: [Expectation], line: Int
+    ) {
+        self.title = title
+        self.resource = resource
+        self.params = params
+        self.method = method
+        self.body = body
+        self.every = every
+        self.show = show
+        self.fields = fields
+        self.columns = columns
+        self.select = select
+        self.overlay = overlay
+        self.history = history
+        self.expect = expect
+        self.line = line
+    }
 
     /// What the pane's loads send beyond a plain GET (its method and body), or nil for a GET: a
     /// distinct request gets a resource of its own.
     public var loadRequest: LoadRequest? {
-        guard method != .get || body != nil else { return nil }
+        guard method != .get || body != nil || !headers.isEmpty || timeout != nil || withoutAuth else { return nil }
         let data = body.flatMap { try? $0.serialized() }
-        return LoadRequest(method: method, body: data, contentType: data == nil ? nil : "application/json")
+        var own: [String: String] = [:]
+        for header in headers { own[header.name] = header.value.value }
+        return LoadRequest(
+            method: method, body: data, contentType: data == nil ? nil : "application/json", headers: own,
+            omittedHeaders: withoutAuth ? ["Authorization"] : [], timeout: timeout)
     }
 
     /// True when an expectation is about the status code: then a 4xx or 5xx the expectations

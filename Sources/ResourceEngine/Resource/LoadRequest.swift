@@ -16,17 +16,29 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     public let contentType: String?
     /// Headers set on every load, after the configured ones (so they win).
     public let headers: [String: String]
+    /// Headers never sent by this resource's requests, even when configured (`Authorization` for
+    /// a "401 without a token" check). Removed after every configured mutation.
+    public let omittedHeaders: [String]
+    /// The whole request's time limit, instead of the configured `timeout`; nil: the configured one.
+    public let timeout: TimeInterval?
     /// A stable text that differs whenever the request on the wire would differ: the method, the
     /// headers (names folded to lower case, sorted) and a digest of the content type and body.
     /// Header values are hashed, so a key (which may reach a cache file's name) never holds a token.
     public let key: String
 
-    public init(method: RequestMethod = .get, body: Data? = nil, contentType: String? = nil, headers: [String: String] = [:]) {
+    public init(
+        method: RequestMethod = .get, body: Data? = nil, contentType: String? = nil, headers: [String: String] = [:],
+        omittedHeaders: [String] = [], timeout: TimeInterval? = nil
+    ) {
         self.method = method
         self.body = body
         self.contentType = body == nil ? nil : contentType
         self.headers = headers
-        self.key = LoadRequest.key(method: method, body: body, contentType: self.contentType, headers: headers)
+        self.omittedHeaders = Array(Set(omittedHeaders.map { $0.lowercased() })).sorted()
+        self.timeout = timeout
+        self.key = LoadRequest.key(
+            method: method, body: body, contentType: self.contentType, headers: headers,
+            omitted: self.omittedHeaders, timeout: timeout)
     }
 
     /// A load request whose body is `json`, sent as `application/json`.
@@ -35,10 +47,14 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for a GET with no body and no headers of its own: the resource's plain load.
-    public var isPlainGET: Bool { method == .get && body == nil && headers.isEmpty }
+    public var isPlainGET: Bool { method == .get && body == nil && headers.isEmpty && omittedHeaders.isEmpty && timeout == nil }
 
-    private static func key(method: RequestMethod, body: Data?, contentType: String?, headers: [String: String]) -> String {
+    private static func key(
+        method: RequestMethod, body: Data?, contentType: String?, headers: [String: String], omitted: [String], timeout: TimeInterval?
+    ) -> String {
         var parts = [method.httpName]
+        if !omitted.isEmpty { parts.append("without " + omitted.joined(separator: ",")) }
+        if let timeout { parts.append("timeout \(timeout)") }
         if !headers.isEmpty {
             let lines = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
             parts.append("headers " + SHA256.hex(lines).prefix(16))

@@ -45,6 +45,7 @@ extension Resource {
         let request = request(method) { [weak self] urlRequest in
             if let template {
                 for (name, value) in template.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+                if let timeout = template.timeout { urlRequest.timeoutInterval = timeout }
                 if let body = template.body {
                     urlRequest.httpBody = body
                     if let contentType = template.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }

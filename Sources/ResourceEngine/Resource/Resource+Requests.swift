@@ -124,6 +124,9 @@ extension Resource {
         for mutation in configuration.requestMutations {
             mutation(&urlRequest)
         }
+        for name in loadRequest?.omittedHeaders ?? [] {
+            urlRequest.setValue(nil, forHTTPHeaderField: name)
+        }
         return urlRequest
     }
 
