@@ -112,12 +112,24 @@ final class CurlTransfer: @unchecked Sendable {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: ca, isDirectory: &isDirectory)
             ok = ok && set(isDirectory.boolValue ? CURLOPT_CAPATH : CURLOPT_CAINFO, ca)
+        } else {
+            let environment = CurlTransfer.environmentCA
+            if let file = environment.file { ok = ok && set(CURLOPT_CAINFO, file) }
+            if let directory = environment.directory { ok = ok && set(CURLOPT_CAPATH, directory) }
         }
         if let certificate = tls.clientCertificate { ok = ok && set(CURLOPT_SSLCERT, certificate) }
         if let key = tls.clientKey { ok = ok && set(CURLOPT_SSLKEY, key) }
         if tls.insecure { ok = ok && set(CURLOPT_SSL_VERIFYPEER, 0) && set(CURLOPT_SSL_VERIFYHOST, 0) }
         return ok
     }
+
+    /// The CA bundle the environment names, as the curl tool and OpenSSL read it:
+    /// `CURL_CA_BUNDLE`, else `SSL_CERT_FILE`, for a file; `SSL_CERT_DIR` for a folder.
+    static let environmentCA: (file: String?, directory: String?) = {
+        let environment = ProcessInfo.processInfo.environment
+        let nonEmpty = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        return (nonEmpty("CURL_CA_BUNDLE") ?? nonEmpty("SSL_CERT_FILE"), nonEmpty("SSL_CERT_DIR"))
+    }()
 
     /// The URL, method, body, headers and remaining time of the current hop.
     private func configureHop() -> Bool {

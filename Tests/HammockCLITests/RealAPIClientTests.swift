@@ -44,6 +44,14 @@ import Testing
         #expect(trusted.status == 0, "\(trusted.output)")
         #expect(try panes(trusted)[0]["data"]?["ok"] == true)
 
+        // CURL_CA_BUNDLE wins over SSL_CERT_FILE, as for the curl tool; empty counts as unset.
+        for variable in ["SSL_CERT_FILE", "CURL_CA_BUNDLE"] {
+            var environment = ["CURL_CA_BUNDLE": ""]
+            environment[variable] = directory + "/ca.pem"
+            let fromEnvironment = try await run("service:\n  baseURL: \(server.baseURL)\n" + pane, environment: environment)
+            #expect(fromEnvironment.status == 0, "\(variable) is honoured: \(fromEnvironment.output)")
+        }
+
         let insecure = try await run("service:\n  baseURL: \(server.baseURL)\n  tls: { insecure: true }\n" + pane, ["--width", "80", "--height", "6"])
         #expect(insecure.status == 0)
         #expect(insecure.output.contains("Health · TLS unverified"), "\(insecure.output)")
