@@ -8,7 +8,7 @@ extension HTTPServer {
     /// error at once. FlyingFox's `waitUntilListening` alone sits out its whole timeout first, which
     /// made `hammock demo` pause 10 s before falling back from a taken port.
     public func launch(timeout: TimeInterval = 10) async throws -> (task: Task<Void, any Error>, port: UInt16) {
-        let outcome = LaunchOutcome()
+        let outcome = OneShot<Result<Void, any Error>>()
         let task = Task {
             do {
                 try await self.run()
@@ -27,7 +27,7 @@ extension HTTPServer {
             }
         }
         do {
-            try await outcome.wait()
+            try await outcome.wait().get()
         } catch {
             watcher.cancel()
             task.cancel()

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// A long-running child process (a server) whose start-up is read from its own output.
@@ -69,49 +70,29 @@ public final class WatchedProcess: Sendable {
 
 /// Collects a process's output and reports once the first thing `ready` finds in it, or nil.
 private final class OutputSignal<T: Sendable>: Sendable {
-    private struct State {
-        var text = ""
-        var done = false
-        var value: T?
-        var waiter: CheckedContinuation<T?, Never>?
-    }
-
-    private let state = Mutex(State())
+    private let output = Mutex("")
+    private let outcome = OneShot<T?>()
     private let ready: @Sendable (String) -> T?
 
     init(ready: @escaping @Sendable (String) -> T?) {
         self.ready = ready
     }
 
-    var text: String { state.withLock { $0.text } }
+    var text: String { output.withLock { $0 } }
 
     func append(_ data: Data) {
-        let text = state.withLock { state -> String in
-            state.text += String(decoding: data, as: UTF8.self)
-            return state.text
+        let text = output.withLock { output -> String in
+            output += String(decoding: data, as: UTF8.self)
+            return output
         }
         if let value = ready(text) { finish(value) }
     }
 
     func finish(_ value: T?) {
-        let waiter = state.withLock { state -> CheckedContinuation<T?, Never>? in
-            guard !state.done else { return nil }
-            state.done = true
-            state.value = value
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: value)
+        outcome.finish(value)
     }
 
     func wait() async -> T? {
-        await withCheckedContinuation { continuation in
-            let outcome = state.withLock { state -> T?? in
-                if state.done { return .some(state.value) }
-                state.waiter = continuation
-                return .none
-            }
-            if let outcome { continuation.resume(returning: outcome) }
-        }
+        await outcome.wait()
     }
 }

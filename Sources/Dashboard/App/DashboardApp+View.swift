@@ -208,7 +208,7 @@ extension DashboardApp {
         if selected { border = border.fg(health == .failing ? .red : health == .unmet ? .yellow : .cyan).bolded }
         var title = (selected && !zoomed ? "▸ " : "") + pane.spec.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
-        if pane.resource.configuration.transport.tls.insecure { title += " · TLS unverified" }
+        if pane.resource.configuration(for: pane.spec.method).transport.tls.insecure { title += " · TLS unverified" }
         // The longest status that leaves the title a few cells; the title gives way first.
         let room = area.width - 2 - min(DisplayWidth.of(title) + 2, 4) - 1
         let texts = statusTexts(for: pane)
