@@ -4,6 +4,8 @@
    argument type gets a fixed-signature wrapper. */
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 typedef size_t (*hc_data_callback)(char *data, size_t size, size_t count, void *context);
 
@@ -37,6 +39,42 @@ static inline CURLMcode hc_multi_setopt_long(CURLM *multi, CURLMoption option, l
 /* CURLMsg's result lives in a union. */
 static inline CURLcode hc_message_result(const CURLMsg *message) { return message->data.result; }
 static inline int hc_message_is_done(const CURLMsg *message) { return message->msg == CURLMSG_DONE; }
+
+static const long HC_AUTH_BASIC = CURLAUTH_BASIC;
+static const long HC_AUTH_DIGEST = CURLAUTH_DIGEST;
+
+/* A cookie store several easy handles share (one per cookie jar), with its lock: handles are set
+   up on one thread and run on another. */
+typedef struct {
+    CURLSH *share;
+    pthread_mutex_t lock;
+} hc_cookie_share;
+
+static void hc_cookie_share_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *context) {
+    (void)handle; (void)data; (void)access;
+    pthread_mutex_lock(&((hc_cookie_share *)context)->lock);
+}
+static void hc_cookie_share_unlock(CURL *handle, curl_lock_data data, void *context) {
+    (void)handle; (void)data;
+    pthread_mutex_unlock(&((hc_cookie_share *)context)->lock);
+}
+static inline hc_cookie_share *hc_cookie_share_new(void) {
+    hc_cookie_share *store = calloc(1, sizeof *store);
+    if (!store) return NULL;
+    store->share = curl_share_init();
+    if (!store->share) { free(store); return NULL; }
+    pthread_mutex_init(&store->lock, NULL);
+    curl_share_setopt(store->share, CURLSHOPT_LOCKFUNC, hc_cookie_share_lock);
+    curl_share_setopt(store->share, CURLSHOPT_UNLOCKFUNC, hc_cookie_share_unlock);
+    curl_share_setopt(store->share, CURLSHOPT_USERDATA, store);
+    curl_share_setopt(store->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+    return store;
+}
+static inline void hc_cookie_share_free(hc_cookie_share *store) {
+    curl_share_cleanup(store->share);
+    pthread_mutex_destroy(&store->lock);
+    free(store);
+}
 
 static const long HC_ERROR_SIZE = CURL_ERROR_SIZE;
 static const long HC_GLOBAL_ALL = CURL_GLOBAL_ALL;

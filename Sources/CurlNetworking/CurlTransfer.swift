@@ -34,6 +34,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// The whole exchange's time limit in seconds (0: none), shared by every hop.
     private let timeout: TimeInterval
     private var redirectsFollowed = 0
+    /// The origin credentials belong to: the first hop's.
+    private let firstURL: URL
+    private let credentials: HTTPCredentials?
+    /// Kept alive while the handle uses it.
+    private let cookieStore: CurlCookieStore?
     /// Time spent in earlier hops, and their count, for the timing reported at the end.
     private var earlierHops: TimeInterval = 0
 
@@ -65,13 +70,16 @@ final class CurlTransfer: @unchecked Sendable {
         self.userAgent = options.userAgent
         self.progress = progress
         self.url = url
+        self.firstURL = url
+        self.credentials = transport.credentials
+        self.cookieStore = transport.cookieJar.flatMap(CurlCookieStore.store(for:))
         self.method = (request.httpMethod ?? "GET").uppercased()
         self.requestBody = request.httpBody
         self.requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let timeout = request.timeoutInterval
         self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
-        guard configureHandle(), configureTLS(transport.tls), configureHop() else {
+        guard configureHandle(), configureTLS(transport.tls), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
             gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
@@ -123,6 +131,14 @@ final class CurlTransfer: @unchecked Sendable {
         return ok
     }
 
+    /// libcurl's cookie engine on the jar's shared store: cookies set by any response of the jar
+    /// (every hop included) go back with later requests, by libcurl's domain, path and expiry rules.
+    private func configureCookies(wanted: Bool) -> Bool {
+        guard wanted else { return true }
+        guard let cookieStore else { return false }
+        return hc_setopt_pointer(easy, CURLOPT_SHARE, cookieStore.shared.pointee.share) == CURLE_OK && set(CURLOPT_COOKIEFILE, "")
+    }
+
     /// The CA bundle the environment names, as the curl tool and OpenSSL read it:
     /// `CURL_CA_BUNDLE`, else `SSL_CERT_FILE`, for a file; `SSL_CERT_DIR` for a folder.
     static let environmentCA: (file: String?, directory: String?) = {
@@ -139,6 +155,14 @@ final class CurlTransfer: @unchecked Sendable {
             let remaining = max(0.001, timeout - earlierHops)
             let milliseconds = Int(min(remaining * 1000, Double(Int32.max)).rounded(.up))
             ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        }
+        // Credentials answer challenges from their own origin only: a redirect elsewhere gets none.
+        if let credentials, RedirectPolicy.sameOrigin(url, firstURL) {
+            ok = ok && set(CURLOPT_HTTPAUTH, Int(HC_AUTH_DIGEST)) && set(CURLOPT_USERNAME, credentials.user)
+                && set(CURLOPT_PASSWORD, credentials.password)
+        } else if credentials != nil {
+            ok = ok && hc_setopt_pointer(easy, CURLOPT_USERNAME, nil) == CURLE_OK && hc_setopt_pointer(easy, CURLOPT_PASSWORD, nil) == CURLE_OK
+                && set(CURLOPT_HTTPAUTH, Int(HC_AUTH_BASIC))
         }
         // Reset what an earlier hop may have set, then the method.
         ok = ok && set(CURLOPT_NOBODY, 0) && hc_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil) == CURLE_OK

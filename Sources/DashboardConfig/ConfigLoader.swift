@@ -10,10 +10,12 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "configure", "panes", "layout"]
-    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth"]
+    static let topKeys = ["title", "service", "services", "configure", "panes", "layout"]
+    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
+    /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
+    static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -45,7 +47,7 @@ public enum ConfigLoader {
 
     /// The file's bytes, or why they cannot be read, in the system's words ("no such file", "too
     /// many levels of symbolic links", "is a directory", "permission denied").
-    static func read(_ path: String) -> Result<Data, ReadFailure> {
+    static func read(_ path: String, limit: Int = largestFile, what: String = "config file") -> Result<Data, ReadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
@@ -55,9 +57,11 @@ public enum ConfigLoader {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(message: String(cString: strerror(errno)).lowercased())) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(ReadFailure(message: (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory, not a config file" : "is not a regular file"))
+            return .failure(ReadFailure(message: (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory, not a \(what)" : "is not a regular file"))
         }
-        guard info.st_size <= largestFile else { return .failure(ReadFailure(message: "the file is \(info.st_size) bytes; a config may be at most 16 MiB")) }
+        guard info.st_size <= limit else {
+            return .failure(ReadFailure(message: "the file is \(info.st_size) bytes; at most \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB")"))
+        }
         var data = Data(count: Int(info.st_size))
         var offset = 0
         while offset < data.count {
@@ -133,7 +137,8 @@ public enum ConfigLoader {
         }
 
         var service = ServiceSpec()
-        if let node = value("service") { service = readService(node, reader: &reader) ?? service }
+        if let node = value("service") { service = readService(node, name: nil, reader: &reader) ?? service }
+        let services = value("services").map { readServices($0, reader: &reader) } ?? []
 
         var blocks: [ConfigureBlockSpec] = []
         if let node = value("configure") {
@@ -156,7 +161,9 @@ public enum ConfigLoader {
                             seenTitles[title] = titleNode.mark?.line ?? 0
                         }
                     }
-                    if let pane = readPane(item, service: service, reader: &reader) { panes.append(pane) }
+                    if let pane = readPane(item, service: service, services: services, hasServiceSection: value("service") != nil, reader: &reader) {
+                        panes.append(pane)
+                    }
                 }
                 if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
             } else {
@@ -174,40 +181,64 @@ public enum ConfigLoader {
             }
         }
         return DashboardSpec(
-            file: reader.file, title: title, service: service, configure: blocks, panes: panes, layout: layout,
-            bodySecrets: reader.bodySecrets.sorted())
+            file: reader.file, title: title, service: service, services: services, configure: blocks, panes: panes, layout: layout,
+            bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
     }
 
-    static func readService(_ node: Node, reader: inout NodeReader) -> ServiceSpec? {
-        guard let entries = reader.mapping(node, "service") else { return nil }
-        reader.checkKeys(entries, allowed: serviceKeys, in: "service")
+    /// `services: { name: { baseURL, … } }`, in file order; each needs a base URL.
+    static func readServices(_ node: Node, reader: inout NodeReader) -> [ServiceSpec] {
+        guard let entries = reader.mapping(node, "services") else { return [] }
+        var services: [ServiceSpec] = []
+        for entry in entries {
+            guard !entry.key.isEmpty, entry.key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                reader.problem(at: entry.keyNode, "service name \"\(entry.key)\" may only use letters, digits, - and _")
+                continue
+            }
+            guard let spec = readService(entry.value, name: entry.key, reader: &reader) else { continue }
+            if spec.baseURL == nil, !reader.problems.contains(where: { $0.message.hasPrefix("services.\(entry.key).baseURL") }) {
+                reader.problem(at: entry.keyNode, "services.\(entry.key) needs a baseURL")
+                continue
+            }
+            services.append(spec)
+        }
+        if entries.isEmpty { reader.problem(at: node, "services is empty; name at least one service, or remove it") }
+        return services
+    }
+
+    static func readService(_ node: Node, name: String?, reader: inout NodeReader) -> ServiceSpec? {
         var spec = ServiceSpec()
+        spec.name = name
+        spec.line = node.mark?.line ?? 1
+        let prefix = spec.path
+        guard let entries = reader.mapping(node, prefix) else { return nil }
+        reader.checkKeys(entries, allowed: name == nil ? serviceKeys : namedServiceKeys, in: prefix)
         for entry in entries {
             switch entry.key {
             case "baseURL":
-                guard let url = reader.interpolated(entry.value, "service.baseURL") else { continue }
+                guard let url = reader.interpolated(entry.value, "\(prefix).baseURL") else { continue }
                 if let problem = WrittenURL.problem(in: url.value) {
-                    reader.problem(at: entry.value, "service.baseURL \"\(url.display)\" \(problem)")
+                    reader.problem(at: entry.value, "\(prefix).baseURL \"\(url.display)\" \(problem)")
                 } else if isHTTPURL(url.value) {
                     spec.baseURL = url
                 } else {
-                    reader.problem(at: entry.value, "service.baseURL \"\(url.display)\" is not an http or https URL")
+                    reader.problem(at: entry.value, "\(prefix).baseURL \"\(url.display)\" is not an http or https URL")
                 }
-            case "headers": spec.headers = readHeaders(entry.value, "service.headers", reader: &reader)
-            case "expiration": spec.expiration = reader.duration(entry.value, "service.expiration")
-            case "retry": spec.retry = reader.duration(entry.value, "service.retry")
-            case "timeout": spec.timeout = reader.duration(entry.value, "service.timeout", minimum: 0.001)
+            case "headers": spec.headers = readHeaders(entry.value, "\(prefix).headers", live: true, reader: &reader)
+            case "expiration": spec.expiration = reader.duration(entry.value, "\(prefix).expiration")
+            case "retry": spec.retry = reader.duration(entry.value, "\(prefix).retry")
+            case "timeout": spec.timeout = reader.duration(entry.value, "\(prefix).timeout", minimum: 0.001)
+            case "cookies": spec.cookies = reader.bool(entry.value, "\(prefix).cookies") ?? false
             case "transformers":
                 guard let names = reader.stringList(entry.value, "service.transformers") else { continue }
                 for name in names where !["json", "text"].contains(name) {
                     reader.problem(at: entry.value, "service.transformers: unknown standard transformer \"\(name)\"" + Suggestions.hint(for: name, in: ["json", "text"]))
                 }
                 spec.transformers = names.filter { ["json", "text"].contains($0) }
-            case "tls": spec.tls = readTLS(entry.value, reader: &reader)
-            case "redirects": spec.redirects = reader.int(entry.value, "service.redirects", range: 0...50)
+            case "tls": spec.tls = readTLS(entry.value, prefix: prefix, reader: &reader)
+            case "redirects": spec.redirects = reader.int(entry.value, "\(prefix).redirects", range: 0...50)
             case "auth":
-                if let (header, display) = readAuth(entry.value, reader: &reader) {
-                    spec.auth = header
+                if let (auth, display) = readAuth(entry.value, prefix: prefix, reader: &reader) {
+                    spec.auth = auth
                     spec.authDisplay = display
                 }
             default: break
@@ -216,7 +247,8 @@ public enum ConfigLoader {
         return spec
     }
 
-    static func readHeaders(_ node: Node, _ what: String, reader: inout NodeReader) -> [HeaderSpec] {
+    /// Headers; with `live`, a value read from files (`${file:…}`) is read again when they change.
+    static func readHeaders(_ node: Node, _ what: String, live: Bool = false, reader: inout NodeReader) -> [HeaderSpec] {
         guard let entries = reader.mapping(node, what) else { return [] }
         var headers: [HeaderSpec] = []
         for entry in entries {
@@ -236,7 +268,7 @@ public enum ConfigLoader {
                 reader.problem(at: entry.value, "\(what).\(entry.key) contains a control character")
                 continue
             }
-            headers.append(HeaderSpec(name: entry.key, value: value))
+            headers.append(HeaderSpec(name: entry.key, value: value, live: live ? reader.live(value) : nil))
         }
         return headers
     }
@@ -273,7 +305,7 @@ public enum ConfigLoader {
             case "expiration": block.expiration = reader.duration(entry.value, "expiration")
             case "retry": block.retry = reader.duration(entry.value, "retry")
             case "timeout": block.timeout = reader.duration(entry.value, "timeout", minimum: 0.001)
-            case "headers": block.headers = readHeaders(entry.value, "headers", reader: &reader)
+            case "headers": block.headers = readHeaders(entry.value, "headers", live: true, reader: &reader)
             case "pipeline": block.pipeline = readPipeline(entry.value, reader: &reader)
             default: break
             }
@@ -415,7 +447,9 @@ public enum ConfigLoader {
         return ["http", "https"].contains(scheme) && !(url.host ?? "").isEmpty
     }
 
-    static func readPane(_ node: Node, service: ServiceSpec, reader: inout NodeReader) -> PaneSpec? {
+    static func readPane(
+        _ node: Node, service defaultService: ServiceSpec, services: [ServiceSpec], hasServiceSection: Bool, reader: inout NodeReader
+    ) -> PaneSpec? {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
         reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
         let line = node.mark?.line ?? 1
@@ -440,6 +474,23 @@ public enum ConfigLoader {
             reader.problem(at: node, "a pane needs a title")
             ok = false
         }
+        // Its service: the one it names, else the `service:` section, else the only named one.
+        var serviceName: String?
+        var service = defaultService
+        if let entry = value("service"), let name = reader.string(entry.value, "service") {
+            if let named = services.first(where: { $0.name == name }) {
+                service = named
+                serviceName = name
+            } else {
+                let names = services.compactMap(\.name)
+                let known = names.isEmpty ? "the file has no services: section" : "services: \(names.joined(separator: ", "))"
+                reader.problem(at: entry.value, "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names))
+                ok = false
+            }
+        } else if !hasServiceSection, services.count == 1 {
+            service = services[0]
+            serviceName = services[0].name
+        }
         var resource = ConfigString("")
         if let entry = value("resource") {
             if let text = reader.interpolated(entry.value, "resource") {
@@ -451,8 +502,14 @@ public enum ConfigLoader {
                 } else if isAbsolute, !isHTTPURL(text.value) {
                     reader.problem(at: entry.value, "resource \"\(text.display)\" must be a path or an http(s) URL")
                     ok = false
-                } else if !isAbsolute, service.baseURL == nil {
-                    reader.problem(at: entry.value, "resource \"\(text.display)\" is a path, so service.baseURL is needed")
+                } else if !isAbsolute, service.baseURL == nil, value("service") == nil || serviceName != nil {
+                    if services.count > 1, value("service") == nil, !hasServiceSection {
+                        reader.problem(
+                            at: entry.value,
+                            "resource \"\(text.display)\" is a path: name its service (one of \(services.compactMap(\.name).joined(separator: ", ")))")
+                    } else {
+                        reader.problem(at: entry.value, "resource \"\(text.display)\" is a path, so service.baseURL is needed")
+                    }
                     ok = false
                 }
             } else {
@@ -477,9 +534,10 @@ public enum ConfigLoader {
                 ok = false
             }
         }
-        var body: JSON?
+        var body: RequestBodySpec?
         if let entry = value("body") {
-            body = reader.json(entry.value, "body")
+            body = readBody(entry.value, "body", reader: &reader)
+            if body == nil { ok = false }
             if [.get, .head, .options, .delete].contains(method) {
                 reader.problem(at: entry.keyNode, "body needs method POST, PUT or PATCH (this pane uses \(method.httpName))")
                 ok = false
@@ -589,6 +647,7 @@ public enum ConfigLoader {
             fields: fields, columns: columns, select: select, overlay: overlay, history: history, expect: expectations, line: line)
         pane.headers = headers
         pane.timeout = timeout
+        pane.service = serviceName
         pane.withoutAuth = withoutAuth
         return pane
     }

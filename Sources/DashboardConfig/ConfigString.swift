@@ -1,7 +1,7 @@
 /// A string from a config file after `${VAR}` interpolation, remembering what it was written as.
 ///
 /// `template` is the text as written (`Bearer ${SHOP_TOKEN}`); `value` has the variables filled
-/// in. Anything that came from the environment is treated as secret: displays and logs show the
+/// in. Anything that came from the environment or a file (`${file:…}`) is treated as secret: displays and logs show the
 /// template, never the value.
 public struct ConfigString: Sendable, Hashable, CustomStringConvertible {
     public let template: String
@@ -9,11 +9,14 @@ public struct ConfigString: Sendable, Hashable, CustomStringConvertible {
     /// What the environment put into `value`, each variable's value once (defaults written in the
     /// file are not secret: the file shows them).
     public let environmentValues: [String]
+    /// The files `${file:…}` read into `value`, as full paths.
+    public let files: [String]
 
-    public init(template: String, value: String, environmentValues: [String] = []) {
+    public init(template: String, value: String, environmentValues: [String] = [], files: [String] = []) {
         self.template = template
         self.value = value
         self.environmentValues = environmentValues
+        self.files = files
     }
 
     /// A plain string with no interpolation.

@@ -40,6 +40,10 @@ extension DashboardSpec {
     }
 
     /// Adds this spec's configuration to `service`.
+    ///
+    /// The `service:` section first (its timings for every URL, the rest under its base URL),
+    /// then each named service under its own base URL (`https://shop.internal/v2/**`), in file
+    /// order, then the `configure:` blocks. All of it through `Service.configure`, by pattern.
     @MainActor
     public func configure(_ service: Service) {
         let defaults = self.service
@@ -50,31 +54,23 @@ extension DashboardSpec {
                 if let timeout = defaults.timeout { config.timeout = timeout }
             }
         }
-        if !defaults.allHeaders.isEmpty, service.baseURL != nil {
-            let headers = defaults.allHeaders
-            service.configure("**", description: "service headers") { config in
-                for header in headers { config.headers[header.name] = header.value.value }
-            }
-        }
-        if defaults.tls != nil || defaults.redirects != nil, service.baseURL != nil {
-            // TLS trust and redirects belong to the service's own origin, like its credentials.
-            let tls = defaults.tls
-            let redirects = defaults.redirects
-            service.configure("**", description: "service transport") { config in
-                if let tls { config.transport.tls = tls }
-                if let redirects { config.transport.maxRedirects = redirects }
-            }
+        if service.baseURL != nil { configure(service, with: defaults, under: "**", timings: false) }
+        for named in services {
+            guard let base = named.normalizedBaseURL else { continue }
+            let withoutQuery = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            configure(service, with: named, under: withoutQuery + "**", timings: true)
         }
         for block in configure {
             let transformers = block.pipeline.map { stage in
                 // Validated when the file was loaded, so building cannot fail here.
                 (stage.stage.key, stage.transformers.compactMap { try? $0.makeTransformer() })
             }
+            let headers = block.headers
             service.configure(block.pattern, requestMethods: block.methods, description: "\(block.pattern) (line \(block.line))") { config in
                 if let expiration = block.expiration { config.expirationTime = expiration }
                 if let retry = block.retry { config.retryTime = retry }
                 if let timeout = block.timeout { config.timeout = timeout }
-                for header in block.headers { config.headers[header.name] = header.value.value }
+                DashboardSpec.apply(headers, to: &config)
                 for (key, list) in transformers {
                     config.pipeline[key].removeTransformers()
                     for transformer in list { config.pipeline[key].add(transformer) }
@@ -83,17 +79,99 @@ extension DashboardSpec {
         }
     }
 
+    /// One service's settings for the URLs under `pattern` (its base URL): headers and credentials,
+    /// TLS, redirects, cookies, its login; with `timings`, its expiration, retry and timeout too.
+    @MainActor
+    private func configure(_ service: Service, with spec: ServiceSpec, under pattern: String, timings: Bool) {
+        let name = spec.name.map { "service \($0)" } ?? "service"
+        if timings, spec.expiration != nil || spec.retry != nil || spec.timeout != nil {
+            service.configure(pattern, description: "\(name) timings") { config in
+                if let expiration = spec.expiration { config.expirationTime = expiration }
+                if let retry = spec.retry { config.retryTime = retry }
+                if let timeout = spec.timeout { config.timeout = timeout }
+            }
+        }
+        let headers = spec.allHeaders
+        var credentials: HTTPCredentials?
+        if case .digest(let user, let password) = spec.auth {
+            credentials = HTTPCredentials(user: user.value, password: password.value, scheme: .digest)
+        }
+        let jar = spec.cookies ? CookieJar(name: spec.name ?? "service") : nil
+        if !headers.isEmpty || spec.tls != nil || spec.redirects != nil || credentials != nil || jar != nil {
+            // Credentials, TLS trust and cookies belong to the service's own origin.
+            service.configure(pattern, description: "\(name) headers and transport") { config in
+                DashboardSpec.apply(headers, to: &config)
+                if let tls = spec.tls { config.transport.tls = tls }
+                if let redirects = spec.redirects { config.transport.maxRedirects = redirects }
+                if let credentials { config.transport.credentials = credentials }
+                if let jar { config.transport.cookieJar = jar }
+            }
+        }
+        if case .session(let login) = spec.auth, let session = loginSession(login, of: spec, in: service) {
+            service.configure(session.resource, description: "\(name) login: not cached") { $0.cache = nil }
+            service.configure(pattern, description: "\(name) login") { config in
+                config.computedHeaders[login.header] = { [weak session] in session?.headerValue }
+                config.decorateRequests { [session] resource, request in session.decorate(request, for: resource) }
+            }
+        }
+    }
+
+    /// Static headers as they are; headers read from files as computed headers, read again when
+    /// the files change.
+    static func apply(_ headers: [HeaderSpec], to config: inout Configuration) {
+        for header in headers {
+            if let live = header.live {
+                config.headers[header.name] = nil
+                config.computedHeaders[header.name] = { live.current }
+            } else {
+                config.computedHeaders[header.name] = nil
+                config.headers[header.name] = header.value.value
+            }
+        }
+    }
+
+    /// The login's URL: absolute as written, or a path under its service's base URL.
+    public func loginURL(_ login: LoginSpec, of spec: ServiceSpec) -> String? {
+        WrittenURL.absolute(base: spec.baseURL?.value, written: login.url.value, params: [])
+    }
+
+    /// The session for a service's login: one per service and login request.
+    @MainActor
+    private func loginSession(_ login: LoginSpec, of spec: ServiceSpec, in service: Service) -> LoginSession? {
+        guard let url = loginURL(login, of: spec) else { return nil }
+        let resource = service.resource(absoluteURL: url).withLoadRequest(login.loadRequest)
+        return LoginSession(spec: login, resource: resource, secrets: liveSecrets, retryAfterFailure: spec.retry ?? self.service.retry ?? 1)
+    }
+
+    /// The login resources of every service with a login, with the service's name, so the
+    /// event log can show logins like any other request. Same resources the sessions use.
+    @MainActor
+    public func loginResources(in service: Service) -> [(name: String, resource: Resource)] {
+        allServices.compactMap { spec in
+            guard case .session(let login) = spec.auth, let url = loginURL(login, of: spec) else { return nil }
+            return ("login \(spec.name ?? "service")", service.resource(absoluteURL: url).withLoadRequest(login.loadRequest))
+        }
+    }
+
+    /// The `service:` section and every named service.
+    public var allServices: [ServiceSpec] { [service] + services }
+
+    /// The service a pane belongs to: the one it names, else the `service:` section.
+    public func serviceSpec(for pane: PaneSpec) -> ServiceSpec {
+        pane.service.flatMap { name in services.first { $0.name == name } } ?? service
+    }
+
     /// The URL a pane requests, as written (see `WrittenURL`): its path under the base URL, or its
     /// absolute URL, with its params appended.
     public func url(for pane: PaneSpec) -> String? {
         WrittenURL.absolute(
-            base: service.baseURL?.value, written: pane.resource.value, params: pane.params.map { ($0.name, $0.value.value) })
+            base: serviceSpec(for: pane).baseURL?.value, written: pane.resource.value, params: pane.params.map { ($0.name, $0.value.value) })
     }
 
     /// The URL a pane requests with every secret as written (`${TOKEN}`), for display and logs.
     public func displayURL(for pane: PaneSpec) -> String {
         WrittenURL.absolute(
-            base: service.baseURL?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
+            base: serviceSpec(for: pane).baseURL?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
             encoding: false) ?? pane.resource.display
     }
 
@@ -106,7 +184,7 @@ extension DashboardSpec {
     /// engine would apply them), else `defaultRefreshInterval`.
     public func refreshInterval(for pane: PaneSpec) -> TimeInterval {
         if let every = pane.every { return max(every, ConfigLoader.minimumEvery) }
-        var interval = service.expiration ?? Self.defaultRefreshInterval
+        var interval = serviceSpec(for: pane).expiration ?? service.expiration ?? Self.defaultRefreshInterval
         guard let url = url(for: pane).flatMap(URL.init(string:)) else { return interval }
         let base = service.baseURL.flatMap { URL(string: $0.value) }
         for block in configure where block.expiration != nil && (block.methods?.contains(.get) ?? true) {
@@ -126,17 +204,22 @@ extension DashboardSpec {
     /// The spec as text with every secret redacted, for `hammock check` and logs.
     public var redactedSummary: String {
         var lines = ["\(title) (\(file))"]
-        if let baseURL = service.baseURL { lines.append("  baseURL: \(baseURL.display)") }
-        for header in service.headers { lines.append("  header \(header.name): \(header.displayValue)") }
-        if let auth = service.authDisplay { lines.append("  auth \(auth)") }
-        if let tls = service.tls {
-            var parts = ["  tls"]
-            if let ca = tls.caFile { parts.append("ca \(ca)") }
-            if let certificate = tls.clientCertificate { parts.append("clientCert \(certificate)") }
-            if tls.insecure { parts.append("insecure (certificates are not verified)") }
-            lines.append(parts.joined(separator: " "))
+        for spec in allServices where spec.name != nil || spec.baseURL != nil || spec.auth != nil || !spec.headers.isEmpty {
+            let indent = spec.name == nil ? "  " : "    "
+            if let name = spec.name { lines.append("  service \(name)") }
+            if let baseURL = spec.baseURL { lines.append("\(indent)baseURL: \(baseURL.display)") }
+            for header in spec.headers { lines.append("\(indent)header \(header.name): \(header.displayValue)") }
+            if let auth = spec.authDisplay { lines.append("\(indent)auth \(auth)") }
+            if let tls = spec.tls {
+                var parts = ["\(indent)tls"]
+                if let ca = tls.caFile { parts.append("ca \(ca)") }
+                if let certificate = tls.clientCertificate { parts.append("clientCert \(certificate)") }
+                if tls.insecure { parts.append("insecure (certificates are not verified)") }
+                lines.append(parts.joined(separator: " "))
+            }
+            if let redirects = spec.redirects { lines.append("\(indent)redirects \(redirects)") }
+            if spec.cookies { lines.append("\(indent)cookies (in memory)") }
         }
-        if let redirects = service.redirects { lines.append("  redirects \(redirects)") }
         for block in configure {
             var parts = ["  configure \(block.pattern)"]
             if let methods = block.methods { parts.append("[\(methods.map(\.httpName).joined(separator: ","))]") }
@@ -144,7 +227,10 @@ extension DashboardSpec {
             lines.append(parts.joined(separator: " "))
         }
         for pane in panes {
-            lines.append("  pane \"\(pane.title)\": \(pane.method.httpName) \(displayURL(for: pane)) every \(DurationText.format(refreshInterval(for: pane))) as \(pane.show.rawValue)")
+            var line = "  pane \"\(pane.title)\": \(pane.method.httpName) \(displayURL(for: pane)) every \(DurationText.format(refreshInterval(for: pane))) as \(pane.show.rawValue)"
+            if let body = pane.body { line += " (body \(body.kindDescription))" }
+            if let name = pane.service { line += " [service \(name)]" }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }

@@ -11,10 +11,13 @@ struct NodeReader {
     /// Environment values that went into request bodies (their places are not kept, so they are
     /// secrets wherever they show up).
     var bodySecrets: Set<String> = []
+    /// Where values read from files put their new contents when the files change.
+    let liveSecrets = LiveSecrets()
 
     init(file: String, environment: [String: String]) {
         self.file = file
-        self.interpolator = EnvironmentInterpolator(environment: environment)
+        self.interpolator = EnvironmentInterpolator(
+            environment: environment, folder: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
 
     mutating func problem(at node: Node?, _ message: String) {
@@ -75,6 +78,13 @@ struct NodeReader {
             problem(at: node, "\(what): \(failure)")
             return nil
         }
+    }
+
+    /// A value for a header or credential: interpolated, and read again whenever a file it came
+    /// from (`${file:…}`) changes, through `transform` (which makes the value sent).
+    mutating func live(_ value: ConfigString, transform: @escaping @Sendable (String) -> String = { $0 }) -> LiveConfigValue? {
+        guard !value.files.isEmpty else { return nil }
+        return LiveConfigValue(value, interpolator: interpolator, secrets: liveSecrets, transform: transform)
     }
 
     mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {

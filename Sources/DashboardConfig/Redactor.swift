@@ -21,23 +21,32 @@ public struct Redactor: Sendable {
 
     /// The values searched for, longest first (so a secret containing another goes whole).
     public let secrets: [String]
+    /// Secrets learnt while running (a rotated token file, a login's token), searched too.
+    public let live: LiveSecrets?
 
     public static let none = Redactor(secrets: [])
 
-    public init(secrets: some Sequence<String>) {
+    public init(secrets: some Sequence<String>, live: LiveSecrets? = nil) {
         var unique = Set<String>()
         for secret in secrets where secret.count >= Redactor.shortest {
-            unique.insert(secret)
-            for encoded in [WrittenURL.encodingWhatCannotTravel(secret), WrittenURL.formEscaped(secret)] where encoded != secret {
-                unique.insert(encoded)
-            }
+            unique.formUnion(Redactor.forms(of: secret))
         }
         self.secrets = unique.sorted { ($0.count, $0) > ($1.count, $1) }
+        self.live = live
     }
 
-    /// The redactor for a config's secrets.
+    /// A secret as written and in the encodings it travels in (in a URL, in a form body).
+    static func forms(of secret: String) -> [String] {
+        var forms = [secret]
+        for encoded in [WrittenURL.encodingWhatCannotTravel(secret), WrittenURL.formEscaped(secret)] where !forms.contains(encoded) {
+            forms.append(encoded)
+        }
+        return forms
+    }
+
+    /// The redactor for a config's secrets, those it learns while running included.
     public init(_ spec: DashboardSpec) {
-        self.init(secrets: spec.secrets)
+        self.init(secrets: spec.secrets, live: spec.liveSecrets)
     }
 
     /// `text` with every secret, URL password and credential-like query value masked.
@@ -45,6 +54,11 @@ public struct Redactor: Sendable {
         var out = text
         for secret in secrets where out.contains(secret) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+        }
+        if let live {
+            for secret in live.all where out.contains(secret) {
+                out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+            }
         }
         if out.contains("://") || out.contains("=") { out = Redactor.maskURLCredentials(out) }
         return out
@@ -162,15 +176,21 @@ extension DashboardSpec {
     /// Every secret value in the config (see `Redactor`).
     public var secrets: [String] {
         var found = Set(bodySecrets)
-        var headers = service.allHeaders
+        var urls: [ConfigString] = []
+        var headers = allServices.flatMap(\.allHeaders)
+        for service in allServices {
+            if case .session(let login) = service.auth {
+                headers += login.headers
+                if let base = service.baseURL { urls.append(base) }
+            }
+        }
         for block in configure { headers += block.headers }
         for pane in panes { headers += pane.headers }
         for header in headers {
             found.formUnion(header.value.environmentValues)
             if HeaderSpec.looksSensitive(header.name) { found.insert(header.value.value) }
         }
-        var urls: [ConfigString] = []
-        if let base = service.baseURL { urls.append(base) }
+        urls += allServices.compactMap(\.baseURL)
         for pane in panes {
             urls.append(pane.resource)
             for param in pane.params {

@@ -39,12 +39,13 @@ public final class Service {
     /// - Parameters:
     ///   - baseURL: the root of the API; a trailing `/` is added to its path. A string that is not
     ///     a URL as written (`"\0"`, `"http://[x"`) gives no base URL, so path resources are invalid.
-    ///   - standardTransformers: parsers registered at the `parsing` stage for every URL.
+    ///   - standardTransformers: parsers registered at the `parsing` stage for every URL: JSON,
+    ///     newline-delimited JSON and text by default.
     ///   - networking: the transport; a `URLSessionProvider` by default.
     ///   - clock: the source of "now"; the system clock by default.
     public init(
         baseURL: String? = nil,
-        standardTransformers: [StandardTransformer] = [.json, .text],
+        standardTransformers: [StandardTransformer] = [.json, .ndjson, .text],
         networking: (any NetworkingProvider)? = nil,
         clock: any EngineClock = SystemClock()
     ) {
@@ -65,7 +66,7 @@ public final class Service {
     /// Creates a service from a `URL`.
     public convenience init(
         baseURL: URL?,
-        standardTransformers: [StandardTransformer] = [.json, .text],
+        standardTransformers: [StandardTransformer] = [.json, .ndjson, .text],
         networking: (any NetworkingProvider)? = nil,
         clock: any EngineClock = SystemClock()
     ) {

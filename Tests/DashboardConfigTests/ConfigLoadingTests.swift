@@ -31,7 +31,7 @@ let configDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
         #expect(spec.panes.map(\.title) == ["Health", "Open orders", "Payments", "Flaky", "Slow report", "Metrics", "Profile (needs a token)", "Failed searches"])
         let search = try #require(spec.panes.last)
         #expect(search.method == .post)
-        #expect(search.body == ["query": "status:failed"])
+        #expect(search.body?.json == ["query": "status:failed"])
         #expect(search.select == "count")
     }
 

@@ -137,8 +137,8 @@ import Testing
                 resource: /q
             """, file: "h.yaml", environment: [:])
         #expect(spec.configure[0].headers.map(\.name) == ["Authorization"])
-        #expect(spec.panes[1].body == ["q": "status:failed", "page": 1])
-        #expect(spec.panes[2].body == .string("? this is text, not a key\n*so : is this\n"))
+        #expect(spec.panes[1].body?.json == ["q": "status:failed", "page": 1])
+        #expect(spec.panes[2].body?.json == .string("? this is text, not a key\n*so : is this\n"))
         #expect(spec.panes[3].title == "Quoted *x : not an alias")
     }
 }

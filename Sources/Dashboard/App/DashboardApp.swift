@@ -196,7 +196,9 @@ public final class DashboardApp {
             panesByResource[id]!.historyCapacity = max(panesByResource[id]!.historyCapacity, paneSpec.history)
             return pane
         }
-        for resource in seen.values {
+        // Logins are requests like any other: their outcomes go to the event log too.
+        let logins = spec.loginResources(in: service).map(\.resource).filter { seen[ObjectIdentifier($0)] == nil }
+        for resource in Array(seen.values) + logins {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
@@ -210,7 +212,8 @@ public final class DashboardApp {
         let shown = panesByResource[id]
         let finished = event != .requested
         let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? redactor.redact(resource.url.absoluteString), method: shown?.method ?? "GET",
+            time: clock.now, url: shown?.url ?? redactor.redact(resource.url.absoluteString),
+            method: shown?.method ?? resource.loadRequest?.method.httpName ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,
             statusCode: finished ? resource.latestMetrics?.statusCode : nil,

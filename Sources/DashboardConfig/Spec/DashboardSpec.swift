@@ -6,10 +6,17 @@ public struct DashboardSpec: Sendable {
     /// The file it came from, as given.
     public var file: String
     public var title: String
+    /// The `service:` section: the default for panes that name no service.
     public var service: ServiceSpec
+    /// The `services:` section, in file order.
+    public var services: [ServiceSpec] = []
     public var configure: [ConfigureBlockSpec]
     public var panes: [PaneSpec]
     public var layout: LayoutSpec
-    /// Environment values used in request bodies.
+    /// Secret values whose places are not kept: environment and file values in request bodies,
+    /// login requests, digest and OAuth2 credentials.
     public var bodySecrets: [String] = []
+    /// Secrets learnt while running (rotated token files, login tokens); every `Redactor` made
+    /// for this spec masks them.
+    public var liveSecrets = LiveSecrets()
 }

@@ -8,7 +8,9 @@ public struct PaneSpec: Sendable {
     public var resource: ConfigString
     public var params: [(name: String, value: ConfigString)]
     public var method: RequestMethod
-    public var body: JSON?
+    public var body: RequestBodySpec?
+    /// The named service (`services:`) the pane belongs to; nil: the `service:` section's.
+    public var service: String?
     /// How often the pane is refreshed, start to start; nil: the `expiration` configured for its
     /// URL, else `DashboardSpec.defaultRefreshInterval`.
     public var every: TimeInterval?
@@ -33,7 +35,7 @@ public struct PaneSpec: Sendable {
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,
-        body: JSON?, every: TimeInterval?, show: ShowMode, fields: [String]?, columns: [String]?, select: String?,
+        body: RequestBodySpec?, every: TimeInterval?, show: ShowMode, fields: [String]?, columns: [String]?, select: String?,
         overlay: [OverlayRule]?, history: Int, expect: [Expectation], line: Int
     ) {
         self.title = title
@@ -56,11 +58,11 @@ public struct PaneSpec: Sendable {
     /// distinct request gets a resource of its own.
     public var loadRequest: LoadRequest? {
         guard method != .get || body != nil || !headers.isEmpty || timeout != nil || withoutAuth else { return nil }
-        let data = body.flatMap { try? $0.serialized() }
+        let data = body?.data
         var own: [String: String] = [:]
         for header in headers { own[header.name] = header.value.value }
         return LoadRequest(
-            method: method, body: data, contentType: data == nil ? nil : "application/json", headers: own,
+            method: method, body: data, contentType: body?.effectiveContentType, headers: own,
             omittedHeaders: withoutAuth ? ["Authorization"] : [], timeout: timeout)
     }
 

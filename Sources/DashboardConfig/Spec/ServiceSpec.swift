@@ -1,8 +1,13 @@
 import Foundation
 import ResourceEngine
 
-/// The `service:` section: where the API is and how to talk to it by default.
+/// The `service:` section (where the API is and how to talk to it by default), or one named entry
+/// of `services:`.
 public struct ServiceSpec: Sendable {
+    /// The name under `services:`; nil for the `service:` section.
+    public var name: String?
+    /// Where the section starts in the file, for messages.
+    public var line = 1
     public var baseURL: ConfigString?
     public var headers: [HeaderSpec]
     public var expiration: TimeInterval?
@@ -14,10 +19,12 @@ public struct ServiceSpec: Sendable {
     public var tls: TLSOptions?
     /// Redirects to follow (`redirects:`); 0 answers with the redirect itself.
     public var redirects: Int?
-    /// The `Authorization` header `auth:` makes (basic or bearer); sent only to the service's origin.
-    public var auth: HeaderSpec?
-    /// `auth:` as it may be shown: `basic ops:${PASSWORD}`, `bearer ${TOKEN}`.
+    /// How the service authenticates (`auth:`); sent only to the service's origin.
+    public var auth: AuthSpec?
+    /// `auth:` as it may be shown: `basic ops:${PASSWORD}`, `bearer ${TOKEN}`, `login POST /auth`.
     public var authDisplay: String?
+    /// `cookies: true`: a cookie jar of the service's own, in memory.
+    public var cookies = false
 
     public init(
         baseURL: ConfigString? = nil, headers: [HeaderSpec] = [], expiration: TimeInterval? = nil, retry: TimeInterval? = nil,
@@ -32,14 +39,27 @@ public struct ServiceSpec: Sendable {
     }
 
     /// The headers sent under the base URL: `headers:`, then the one `auth:` makes.
-    public var allHeaders: [HeaderSpec] { headers + (auth.map { [$0] } ?? []) }
+    public var allHeaders: [HeaderSpec] { headers + (auth?.header.map { [$0] } ?? []) }
+
+    /// How the section is named in messages: `service` or `services.shop`.
+    public var path: String { name.map { "services.\($0)" } ?? "service" }
+
+    /// The base URL with a trailing `/` on its path, as the engine keeps it.
+    public var normalizedBaseURL: String? {
+        guard let base = baseURL?.value else { return nil }
+        guard var components = URLComponents(string: WrittenURL.encodingWhatCannotTravel(base)) else { return nil }
+        if !components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath += "/" }
+        return components.string
+    }
 
     /// True when TLS verification is off: every pane of the service says so.
     public var isInsecure: Bool { tls?.insecure == true }
 
-    /// The standard transformers the names stand for.
+    /// The standard transformers the names stand for (`json` covers newline-delimited JSON too).
     public var standardTransformers: [StandardTransformer] {
-        transformers.compactMap { $0 == "json" ? .json : $0 == "text" ? .text : nil }
+        transformers.flatMap { name -> [StandardTransformer] in
+            name == "json" ? [.json, .ndjson] : name == "text" ? [.text] : []
+        }
     }
 }
 
@@ -47,6 +67,24 @@ public struct ServiceSpec: Sendable {
 public struct HeaderSpec: Sendable, Hashable {
     public var name: String
     public var value: ConfigString
+    /// For a value read from files: reads them again when they change.
+    public var live: LiveConfigValue?
+
+    public init(name: String, value: ConfigString, live: LiveConfigValue? = nil) {
+        self.name = name
+        self.value = value
+        self.live = live
+    }
+
+    public static func == (a: HeaderSpec, b: HeaderSpec) -> Bool { a.name == b.name && a.value == b.value }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(value)
+    }
+
+    /// The value to send now (a file's current contents for a live value).
+    public var currentValue: String { live?.current ?? value.value }
 
     /// Header names whose values are credentials even when written literally.
     public static func looksSensitive(_ name: String) -> Bool {

@@ -21,6 +21,11 @@ public struct Configuration {
     /// Headers added to every request.
     public var headers: [String: String] = [:]
 
+    /// Headers whose values are worked out as each request is built (a token read from a file
+    /// that may change, a login session's current token). Set after `headers`, so they win for
+    /// the same name; a nil value sends no such header.
+    public var computedHeaders: [String: @MainActor () -> String?] = [:]
+
     /// TLS settings and the redirect limit, handed to the networking provider with each request.
     public var transport = TransportOptions()
 

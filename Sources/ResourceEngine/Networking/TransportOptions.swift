@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 
-/// How a request travels, beyond what a `URLRequest` says: TLS trust and identity, redirects.
+/// How a request travels, beyond what a `URLRequest` says: TLS trust and identity, redirects,
+/// credentials the transport negotiates itself, a cookie jar.
 ///
 /// Set per URL pattern like everything else (`Configuration.transport`) and handed to the
 /// networking provider with each request. `CurlProvider` honours all of it; `URLSessionProvider`
@@ -11,11 +13,69 @@ public struct TransportOptions: Sendable, Hashable {
     /// Redirects to follow before "Too many redirects"; 0 answers with the redirect itself; nil:
     /// the provider's default.
     public var maxRedirects: Int?
+    /// A user and password the transport answers an authentication challenge with (digest), sent
+    /// only to the request's own origin, never after a redirect to another.
+    public var credentials: HTTPCredentials?
+    /// Where cookies the server sets are kept and sent back from; nil: no cookies.
+    public var cookieJar: CookieJar?
 
-    public init(tls: TLSOptions = TLSOptions(), maxRedirects: Int? = nil) {
+    public init(tls: TLSOptions = TLSOptions(), maxRedirects: Int? = nil, credentials: HTTPCredentials? = nil, cookieJar: CookieJar? = nil) {
         self.tls = tls
         self.maxRedirects = maxRedirects
+        self.credentials = credentials
+        self.cookieJar = cookieJar
     }
+}
+
+/// A user and password, and the scheme they are offered with.
+public struct HTTPCredentials: Sendable, Hashable {
+    /// How the transport proves who it is.
+    public enum Scheme: String, Sendable, Hashable {
+        /// HTTP Digest (RFC 7616): the server's challenge is answered; the password never travels.
+        case digest
+    }
+
+    public var user: String
+    public var password: String
+    public var scheme: Scheme
+
+    public init(user: String, password: String, scheme: Scheme) {
+        self.user = user
+        self.password = password
+        self.scheme = scheme
+    }
+}
+
+/// An in-memory cookie jar, shared by every request configured with it (one per service): cookies
+/// a response sets are sent with later requests to the hosts and paths they are for. Never
+/// written to disk; gone when the process ends.
+///
+/// The jar is an identity: the networking provider keeps the cookies, one store per jar.
+public final class CookieJar: Sendable, Hashable, CustomStringConvertible {
+    /// A name for logs, e.g. the service's.
+    public let name: String
+    private let store = Mutex<(any AnyObject & Sendable)?>(nil)
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// The networking provider's cookie store for this jar: made by `make` the first time, the
+    /// same one after; it lives as long as the jar.
+    public func providerStore<Store: AnyObject & Sendable>(_ make: () -> Store?) -> Store? {
+        store.withLock { current in
+            if let existing = current as? Store { return existing }
+            let made = make()
+            if let made { current = made }
+            return made
+        }
+    }
+
+    public static func == (a: CookieJar, b: CookieJar) -> Bool { a === b }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String { "cookie jar \(name)" }
 }
 
 /// Whom to trust and who to be over TLS.

@@ -13,6 +13,12 @@ public struct StandardTransformer: Sendable {
     public static let json = StandardTransformer(
         name: "json", contentTypes: ["*/json", "*/*+json"], transformer: Parsers.json(transformErrors: true))
 
+    /// Newline-delimited JSON (`application/x-ndjson`, `application/jsonl`…) into a `JSON` list,
+    /// one value per non-blank line.
+    public static let ndjson = StandardTransformer(
+        name: "ndjson", contentTypes: ["*/x-ndjson", "*/ndjson", "*/jsonl", "*/x-jsonl", "*/jsonlines", "*/x-jsonlines"],
+        transformer: Parsers.ndjson(transformErrors: true))
+
     /// Text bodies into `String`. Leaves content alone that the JSON parser already parsed
     /// (`text/json` matches both).
     public static let text = StandardTransformer(
@@ -43,6 +49,31 @@ public enum Parsers {
         ResponseContentTransformer(name: "json", transformErrors: transformErrors) {
             data, _ in try parseJSON(data)
         }
+    }
+
+    /// `Data` → a `JSON` list: each non-blank line of the body is one JSON value. Errors name the
+    /// line of the body: "Invalid JSON: … at line 3, column 7".
+    public static func ndjson(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
+        ResponseContentTransformer(name: "ndjson", transformErrors: transformErrors) {
+            data, _ in try parseNDJSON(data)
+        }
+    }
+
+    /// Each non-blank line as JSON, in order.
+    static func parseNDJSON(_ data: Data) throws -> JSON {
+        var values: [JSON] = []
+        var lineNumber = 0
+        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            do throws(JSONParser.Failure) {
+                values.append(try JSONParser.parse(Data(line)))
+            } catch {
+                let failure = JSONParser.Failure(message: error.message, line: lineNumber, column: error.column)
+                throw RequestError(userMessage: failure.description, cause: failure)
+            }
+        }
+        return .array(values)
     }
 
     /// Bytes as JSON; blank is `null`; a syntax error is a `RequestError` naming the position.

@@ -120,6 +120,9 @@ extension Resource {
         for (name, value) in configuration.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
+        for (name, value) in configuration.computedHeaders {
+            if let value = value() { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        }
         requestMutation(&urlRequest)
         for mutation in configuration.requestMutations {
             mutation(&urlRequest)

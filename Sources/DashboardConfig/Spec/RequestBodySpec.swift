@@ -1,0 +1,60 @@
+import Foundation
+import ResourceEngine
+
+/// A request body as the config writes it: JSON, a form, text or a file's bytes, with the
+/// content type it is sent as.
+public struct RequestBodySpec: Sendable {
+    public enum Content: Sendable {
+        case json(JSON)
+        /// Form fields in file order, sent `application/x-www-form-urlencoded`.
+        case form([(name: String, value: String)])
+        case text(String)
+        /// A file's bytes, read when the config was loaded.
+        case file(path: String, data: Data)
+    }
+
+    public var content: Content
+    /// The `Content-Type` to send instead of the kind's own.
+    public var contentType: String?
+
+    public init(_ content: Content, contentType: String? = nil) {
+        self.content = content
+        self.contentType = contentType
+    }
+
+    /// The JSON sent, for a JSON body.
+    public var json: JSON? {
+        if case .json(let json) = content { json } else { nil }
+    }
+
+    /// The bytes sent.
+    public var data: Data {
+        switch content {
+        case .json(let json): (try? json.serialized()) ?? Data()
+        case .form(let fields): Data(fields.map { "\(WrittenURL.formEscaped($0.name))=\(WrittenURL.formEscaped($0.value))" }.joined(separator: "&").utf8)
+        case .text(let text): Data(text.utf8)
+        case .file(_, let data): data
+        }
+    }
+
+    /// The content type sent: the one written, else the kind's.
+    public var effectiveContentType: String {
+        if let contentType { return contentType }
+        switch content {
+        case .json: return "application/json"
+        case .form: return "application/x-www-form-urlencoded"
+        case .text: return "text/plain; charset=utf-8"
+        case .file: return "application/octet-stream"
+        }
+    }
+
+    /// `json`, `form`, `text` or `file PATH`, for summaries.
+    public var kindDescription: String {
+        switch content {
+        case .json: "json"
+        case .form: "form"
+        case .text: "text"
+        case .file(let path, _): "file \(path)"
+        }
+    }
+}
