@@ -14,7 +14,7 @@ public enum ConfigLoader {
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
-    static let blockKeys = ["pattern", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
+    static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
     static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service"]
 
     /// How many probes a pane keeps unless it says otherwise.
@@ -143,7 +143,7 @@ public enum ConfigLoader {
         var blocks: [ConfigureBlockSpec] = []
         if let node = value("configure") {
             if case .sequence(let sequence) = node {
-                for item in sequence { if let block = readBlock(item, reader: &reader) { blocks.append(block) } }
+                for item in sequence { if let block = readBlock(item, services: services, reader: &reader) { blocks.append(block) } }
             } else {
                 reader.problem(at: node, "configure must be a list of blocks (- pattern: …), not \(reader.describe(node))")
             }
@@ -194,12 +194,14 @@ public enum ConfigLoader {
                 reader.problem(at: entry.keyNode, "service name \"\(entry.key)\" may only use letters, digits, - and _")
                 continue
             }
-            guard let spec = readService(entry.value, name: entry.key, reader: &reader) else { continue }
-            if spec.baseURL == nil, !reader.problems.contains(where: { $0.message.hasPrefix("services.\(entry.key).baseURL") }) {
+            // Kept even with problems (the file is then refused anyway), so its panes find it.
+            let spec = readService(entry.value, name: entry.key, reader: &reader) ?? ServiceSpec()
+            if spec.baseURL == nil, case .mapping(let mapping) = entry.value, mapping["baseURL"] == nil {
                 reader.problem(at: entry.keyNode, "services.\(entry.key) needs a baseURL")
-                continue
             }
-            services.append(spec)
+            var named = spec
+            named.name = entry.key
+            services.append(named)
         }
         if entries.isEmpty { reader.problem(at: node, "services is empty; name at least one service, or remove it") }
         return services
@@ -273,7 +275,9 @@ public enum ConfigLoader {
         return headers
     }
 
-    static func readBlock(_ node: Node, reader: inout NodeReader) -> ConfigureBlockSpec? {
+    /// A `configure:` block. With `service: NAME`, its pattern is a path under that service's base
+    /// URL, kept as the absolute pattern it stands for.
+    static func readBlock(_ node: Node, services: [ServiceSpec] = [], reader: inout NodeReader) -> ConfigureBlockSpec? {
         guard let entries = reader.mapping(node, "a configure block") else { return nil }
         reader.checkKeys(entries, allowed: blockKeys, in: "a configure block")
         let line = node.mark?.line ?? 1
@@ -307,6 +311,23 @@ public enum ConfigLoader {
             case "timeout": block.timeout = reader.duration(entry.value, "timeout", minimum: 0.001)
             case "headers": block.headers = readHeaders(entry.value, "headers", live: true, reader: &reader)
             case "pipeline": block.pipeline = readPipeline(entry.value, reader: &reader)
+            case "service":
+                guard let name = reader.string(entry.value, "service") else { continue }
+                guard let service = services.first(where: { $0.name == name }) else {
+                    let names = services.compactMap(\.name)
+                    let known = names.isEmpty ? "the file has no services: section" : "services: \(names.joined(separator: ", "))"
+                    reader.problem(at: entry.value, "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names))
+                    continue
+                }
+                guard !block.pattern.isEmpty else { continue }
+                if WrittenURL.isAbsolute(block.pattern) {
+                    reader.problem(at: patternEntry.value, "pattern \"\(block.pattern)\" is a URL; with service: \(name) write a path under its base URL (/orders/**)")
+                    continue
+                }
+                guard let base = service.normalizedBaseURL?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first else { continue }
+                block.writtenPattern = block.pattern
+                block.pattern = base + (block.pattern.hasPrefix("/") ? String(block.pattern.dropFirst()) : block.pattern)
+                block.service = name
             default: break
             }
         }
@@ -502,7 +523,7 @@ public enum ConfigLoader {
                 } else if isAbsolute, !isHTTPURL(text.value) {
                     reader.problem(at: entry.value, "resource \"\(text.display)\" must be a path or an http(s) URL")
                     ok = false
-                } else if !isAbsolute, service.baseURL == nil, value("service") == nil || serviceName != nil {
+                } else if !isAbsolute, service.baseURL == nil, value("service") == nil {
                     if services.count > 1, value("service") == nil, !hasServiceSection {
                         reader.problem(
                             at: entry.value,

@@ -143,13 +143,15 @@ extension DashboardSpec {
         return LoginSession(spec: login, resource: resource, secrets: liveSecrets, retryAfterFailure: spec.retry ?? self.service.retry ?? 1)
     }
 
-    /// The login resources of every service with a login, with the service's name, so the
-    /// event log can show logins like any other request. Same resources the sessions use.
+    /// The login resources of every service with a login, named (`login shop`) and with their URL
+    /// as written, so the event log can show logins like any other request. The same resources the
+    /// sessions use.
     @MainActor
-    public func loginResources(in service: Service) -> [(name: String, resource: Resource)] {
+    public func loginResources(in service: Service) -> [(name: String, displayURL: String, resource: Resource)] {
         allServices.compactMap { spec in
             guard case .session(let login) = spec.auth, let url = loginURL(login, of: spec) else { return nil }
-            return ("login \(spec.name ?? "service")", service.resource(absoluteURL: url).withLoadRequest(login.loadRequest))
+            let display = WrittenURL.absolute(base: spec.baseURL?.display, written: login.url.display, params: [], encoding: false) ?? login.url.display
+            return ("login \(spec.name ?? "service")", display, service.resource(absoluteURL: url).withLoadRequest(login.loadRequest))
         }
     }
 
@@ -221,7 +223,7 @@ extension DashboardSpec {
             if spec.cookies { lines.append("\(indent)cookies (in memory)") }
         }
         for block in configure {
-            var parts = ["  configure \(block.pattern)"]
+            var parts = ["  configure " + (block.service.map { "\(block.writtenPattern ?? block.pattern) (service \($0))" } ?? block.pattern)]
             if let methods = block.methods { parts.append("[\(methods.map(\.httpName).joined(separator: ","))]") }
             for header in block.headers { parts.append("\(header.name): \(header.displayValue)") }
             lines.append(parts.joined(separator: " "))

@@ -3,7 +3,8 @@ import Foundation
 
 /// Endpoints the samples in `config/` watch, each shaped like the real API it stands for: a
 /// Spring Boot actuator, a paginated admin API behind a bearer token, a search service with a
-/// POST query, and a ServiceStack API with its `responseStatus` errors.
+/// POST query, a ServiceStack API with its `responseStatus` errors, and a shop behind a login
+/// whose tokens expire after two minutes, with an NDJSON event feed.
 extension DemoAPI {
     static func sampleRoutes(_ server: HTTPServer, state: DemoState) async {
         await server.appendRoute("GET /actuator/health") { _ in
@@ -41,12 +42,39 @@ extension DemoAPI {
             }
             return json(.ok, #"[{"invoiceId":"INV-2041","customer":"Grace Hopper","amount":"1200.00","dueDate":"2026-11-30"},{"invoiceId":"INV-2044","customer":"Alan Turing","amount":"86.50","dueDate":"2026-12-02"}]"#)
         }
+        await server.appendRoute("POST /shop/auth/token") { request in
+            let body = (try? await request.bodyData).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
+            guard body?["user"] as? String == "demo", body?["password"] as? String == shopPassword else {
+                return json(.unauthorized, #"{"error":"invalid credentials"}"#)
+            }
+            let token = await state.issueShopToken(lifetime: shopTokenLifetime)
+            return json(.ok, #"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(Int(shopTokenLifetime))}"#)
+        }
+        await server.appendRoute("GET /shop/orders/open") { request in
+            let authorization = request.headers[.authorization] ?? ""
+            guard authorization.hasPrefix("Bearer "), await state.shopTokenIsValid(String(authorization.dropFirst(7))) else {
+                return json(.unauthorized, #"{"error":"token expired or missing"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+            }
+            return json(.ok, #"{"orders":[{"id":"SO-1001","customer":"Ada Lovelace","total":129.9},{"id":"SO-1002","customer":"Ken Thompson","total":42}]}"#)
+        }
+        await server.appendRoute("GET /shop/events") { _ in
+            let lines = [
+                #"{"time":"2026-11-23T09:00:00Z","level":"info","message":"order SO-1001 paid"}"#,
+                #"{"time":"2026-11-23T09:01:30Z","level":"warn","message":"payment retry for SO-1002"}"#,
+                #"{"time":"2026-11-23T09:02:10Z","level":"info","message":"order SO-1002 paid"}"#,
+            ]
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/x-ndjson"], body: Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
         await server.appendRoute("GET /billing/api/legacy/ledger/balance") { _ in
             json(.badRequest, #"{"responseStatus":{"errorCode":"ValidationException","message":"Validation failed","errors":[{"errorCode":"GreaterThan","fieldName":"Period","message":"must be a closed period"}]}}"#)
         }
     }
 
     static let userCount = 4212
+    /// The shop's login: user `demo`, this password; its tokens last this long.
+    static let shopPassword = "demo-pass"
+    static let shopTokenLifetime: TimeInterval = 120
 
     /// One page of users, newest first, in a `{"data": […], "meta": {…}}` envelope.
     static func users(page: Int, perPage: Int) -> String {

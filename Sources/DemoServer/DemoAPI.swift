@@ -132,6 +132,21 @@ actor DemoState {
     private var flakyCalls = 0
     private var requests = 1000
     private var errors = 3
+    private var shopTokens: [String: Date] = [:]
+
+    /// A new shop token, good for `lifetime` seconds.
+    func issueShopToken(lifetime: TimeInterval) -> String {
+        let now = Date()
+        shopTokens = shopTokens.filter { $0.value > now }
+        let token = "shop-" + (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        shopTokens[token] = now.addingTimeInterval(lifetime)
+        return token
+    }
+
+    /// True for a token this server issued that has not expired.
+    func shopTokenIsValid(_ token: String) -> Bool {
+        shopTokens[token].map { $0 > Date() } ?? false
+    }
 
     func uptime() -> String {
         let seconds = Int(Date().timeIntervalSince(started))

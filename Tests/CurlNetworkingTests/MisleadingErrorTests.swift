@@ -53,7 +53,7 @@ import Testing
              "The server's certificate is signed by an unknown authority (trust it with tls.ca)"),
         ]
         for (what, certificate, expected) in cases {
-            let server = try TLSTestServer(certificate: certificate)
+            let server = try PythonTestServer(certificate: certificate)
             defer { server.stop() }
             let service = Service(baseURL: server.baseURL, networking: CurlProvider())
             service.configure("**") { $0.transport.tls.caFile = pki.caCertificate }

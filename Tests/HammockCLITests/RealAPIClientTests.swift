@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aPrivateCAIsTrustedOnlyWhenConfiguredAndInsecureIsMarked() async throws {
-        let server = try TLSTestServer(certificate: try pki.leaf(name: "server"))
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }
         let pane = "panes:\n  - { title: Health, resource: /health, show: json }\n"
 
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aClientCertificateIsPresentedWhenTheServerAsksForOne() async throws {
-        let server = try TLSTestServer(certificate: try pki.leaf(name: "server"), clientCA: pki.caCertificate)
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"), clientCA: pki.caCertificate)
         defer { server.stop() }
         let client = try pki.leaf(name: "me", client: true)
         let pane = "panes:\n  - { title: Health, resource: /health, show: json }\n"
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func basicAuthIsSentToTheServiceAndNeverShownAndAPaneCanGoWithout() async throws {
-        let server = try TLSTestServer(certificate: try pki.leaf(name: "server"))
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }
         let yaml = """
             service:
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func bearerTokensAreSentAndRedacted() async throws {
-        let server = try TLSTestServer(certificate: try pki.leaf(name: "server"))
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }
         let yaml = """
             service:
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func redirectsZeroShowsTheRedirectItself() async throws {
-        let server = try TLSTestServer(certificate: try pki.leaf(name: "server"))
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }
         let yaml = """
             service:

@@ -64,6 +64,20 @@ import Testing
         #expect(billing.status == 1, "the legacy ledger fails on purpose, to show errorMessage")
         #expect(billing.lines.contains { $0.contains("INV-2041") })
         #expect(billing.lines.contains { $0.contains("400 · Validation failed (Period: must be a closed") })
+
+        let services = try await snapshot("services.yaml", demo)
+        #expect(services.status == 0, "\(services.lines.joined(separator: "\n"))")
+        #expect(services.lines[0].contains("5 panes  ✓5 ✗0"))
+        for shown in ["4212", "INV-2041", "SO-1001", "payment retry for SO-1002"] {
+            #expect(services.lines.contains { $0.contains(shown) }, "\(shown)")
+        }
+        let refused = try await snapshot("services.yaml", demo.merging(["SHOP_PASSWORD": "not-the-password"]) { $1 })
+        #expect(refused.status == 1)
+        #expect(refused.lines.filter { $0.contains("login failed: 401 invalid credentials") }.count == 2, "both shop panes say why")
+        let path = Self.configDirectory.appendingPathComponent("services.yaml").path
+        let json = try await hammock(["snapshot", path, "--json"], environment: demo.merging(["SHOP_PASSWORD": "not-the-password"]) { $1 })
+        #expect(json.output.contains("login failed: 401 invalid credentials"))
+        #expect(!json.output.contains("not-the-password") && !json.output.contains("demo-token"), "no secret in the snapshot")
     }
 
     @Test func thePaginatedSampleSaysWhenItsTokenIsMissing() async throws {

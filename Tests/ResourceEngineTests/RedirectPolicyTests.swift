@@ -119,7 +119,7 @@ import Testing
 
     @Test func httpsIsNeverDowngradedToHTTP() async throws {
         let pki = try TestCertificates()
-        let tls = try TLSTestServer(certificate: try pki.leaf(name: "server"))
+        let tls = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { tls.stop() }
         try await withOrigins(.curl) { service, a, _ in
             service.configure(tls.baseURL + "**") {

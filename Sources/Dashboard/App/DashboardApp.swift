@@ -88,6 +88,8 @@ public final class DashboardApp {
     private var generation = 0
     /// The panes showing each resource, so a resource event does not scan every pane.
     private var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
+    /// The URLs of login requests as written, for their event-log lines.
+    private var loginURLs: [ObjectIdentifier: String] = [:]
 
     private struct ResourcePanes {
         var panes: [Pane] = []
@@ -197,8 +199,9 @@ public final class DashboardApp {
             return pane
         }
         // Logins are requests like any other: their outcomes go to the event log too.
-        let logins = spec.loginResources(in: service).map(\.resource).filter { seen[ObjectIdentifier($0)] == nil }
-        for resource in Array(seen.values) + logins {
+        let logins = spec.loginResources(in: service).filter { seen[ObjectIdentifier($0.resource)] == nil }
+        loginURLs = Dictionary(logins.map { (ObjectIdentifier($0.resource), $0.displayURL) }) { first, _ in first }
+        for resource in Array(seen.values) + logins.map(\.resource) {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
@@ -212,7 +215,7 @@ public final class DashboardApp {
         let shown = panesByResource[id]
         let finished = event != .requested
         let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? redactor.redact(resource.url.absoluteString),
+            time: clock.now, url: shown?.url ?? loginURLs[id] ?? redactor.redact(resource.url.absoluteString),
             method: shown?.method ?? resource.loadRequest?.method.httpName ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,

@@ -3,7 +3,11 @@ import ResourceEngine
 
 /// One `configure:` block: a URL pattern, optional methods, and what to set for matching requests.
 public struct ConfigureBlockSpec: Sendable {
+    /// The glob; absolute when the block names a service (its path under the base URL).
     public var pattern: String
+    /// The named service the pattern is under, and the pattern as written (a path under its base).
+    public var service: String?
+    public var writtenPattern: String?
     public var methods: [RequestMethod]?
     public var expiration: TimeInterval?
     public var retry: TimeInterval?

@@ -1,0 +1,267 @@
+import Foundation
+import Glibc
+
+/// An HTTP or HTTPS server on 127.0.0.1 for tests, on Python's standard library: what real APIs
+/// do that a test needs to meet — TLS (behind a certificate from `TestCertificates`, optionally
+/// asking for a client certificate), digest authentication, cookies, logins with tokens that
+/// expire, an OAuth2 token endpoint, NDJSON.
+///
+/// Routes:
+/// - `/echo` (and `…/echo`): the method, path, headers (lower-cased) and body as JSON.
+/// - `/redirect?to=URL&status=302`: a redirect.
+/// - `/digest`: needs HTTP Digest as `ops` / `digest-pass` (realm `hammock`).
+/// - `/cookies/set?NAME=VALUE`: sets the cookies and redirects to `/cookies`, which answers
+///   `{"cookies": {…}}` with the cookies the request carried (as httpbin does).
+/// - `POST /auth/token` with JSON `{"user": "ops", "password": "login-pass"}`: `{"access_token":
+///   "tok-N", "expires_in": 3600}`; other credentials: 401 `{"error": "invalid credentials"}`.
+/// - `POST /oauth/token`, client `hammock` / `client-pass` in HTTP Basic, form
+///   `grant_type=client_credentials`: `{"access_token": "oauth-N", "token_type": "Bearer"}`.
+/// - `/orders`: needs `Authorization: Bearer` with a token the server issued and has not expired.
+/// - `POST /admin/expire`: every issued token stops working (they expired).
+/// - `/expected`: needs `Authorization: Bearer` with the token `/admin/expect?token=T` set.
+/// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
+/// - `/ndjson`: three JSON values, one per line, as `application/x-ndjson`.
+/// - `/slow?ms=N`: answers after N milliseconds.
+/// - anything else: `{"ok":true,"path":…}`.
+///
+/// Runs as a child process (`python3`), stopped with SIGKILL.
+public final class PythonTestServer: @unchecked Sendable {
+    public let port: UInt16
+    private let pid: pid_t
+    private let directory: String
+
+    private let scheme: String
+
+    /// `https://127.0.0.1:PORT/` (`http://` without a certificate)
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)/" }
+
+    /// The absolute URL for `path`.
+    public func url(_ path: String) -> String {
+        baseURL + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    }
+
+    /// Starts the server: plain HTTP without `certificate`, else HTTPS with it; with `clientCA`, a
+    /// client certificate it signed is required.
+    public init(certificate: TestCertificates.Pair? = nil, clientCA: String? = nil) throws {
+        scheme = certificate == nil ? "http" : "https"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let script = directory + "/server.py"
+        try PythonTestServer.script.write(toFile: script, atomically: true, encoding: .utf8)
+        let output = directory + "/port"
+        var argv = [PythonTestServer.python, script]
+        if let certificate { argv += [certificate.certificate, certificate.key] }
+        if let clientCA { argv.append(clientCA) }
+        pid = try PythonTestServer.spawn(argv, stdout: output, stderr: directory + "/errors")
+        let deadline = Date().addingTimeInterval(20)
+        var port: UInt16?
+        while port == nil, Date() < deadline {
+            port = (try? String(contentsOfFile: output, encoding: .utf8))?.split(separator: "\n").first.flatMap { UInt16($0) }
+            if port == nil { usleep(20_000) }
+        }
+        guard let port else {
+            kill(pid, SIGKILL)
+            let errors = (try? String(contentsOfFile: directory + "/errors", encoding: .utf8)) ?? ""
+            throw TestCertificates.Failure(description: "the Python test server did not start: \(errors)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// Ends the server.
+    public func stop() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static var python: String {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+    }
+
+    private static func spawn(_ argv: [String], stdout: String, stderr: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, environ) == 0 else {
+            throw TestCertificates.Failure(description: "cannot start \(argv[0])")
+        }
+        return pid
+    }
+
+    static let script = #"""
+        import hashlib, http.server, json, os, ssl, sys, threading, time, urllib.parse, base64
+
+        lock = threading.Lock()
+        state = {"issued": set(), "count": 0, "logins": 0, "oauth": 0, "unauthorized": 0, "expected": None}
+        REALM = "hammock"
+        NONCE = os.urandom(8).hex()
+
+        def md5(text):
+            return hashlib.md5(text.encode()).hexdigest()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def answer(self, status, body, headers=(), content_type="application/json"):
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+
+            def refuse(self, message, headers=()):
+                with lock:
+                    state["unauthorized"] += 1
+                self.answer(401, {"error": message}, headers)
+
+            def bearer(self):
+                value = self.headers.get("Authorization") or ""
+                return value[7:] if value.startswith("Bearer ") else None
+
+            def issue(self, prefix, kind):
+                with lock:
+                    state["count"] += 1
+                    state[kind] += 1
+                    token = "%s-%d-%s" % (prefix, state["count"], os.urandom(4).hex())
+                    state["issued"].add(token)
+                return token
+
+            def digest_ok(self):
+                value = self.headers.get("Authorization") or ""
+                if not value.startswith("Digest "):
+                    return False
+                fields = {}
+                for part in urllib.request.parse_http_list(value[7:]):
+                    name, _, field = part.strip().partition("=")
+                    fields[name] = field.strip('"')
+                if fields.get("username") != "ops" or fields.get("nonce") != NONCE:
+                    return False
+                ha1 = md5("ops:%s:digest-pass" % REALM)
+                ha2 = md5("%s:%s" % (self.command, fields.get("uri", "")))
+                if fields.get("qop"):
+                    expected = md5(":".join([ha1, NONCE, fields.get("nc", ""), fields.get("cnonce", ""), fields["qop"], ha2]))
+                else:
+                    expected = md5(":".join([ha1, NONCE, ha2]))
+                return fields.get("response") == expected
+
+            def handle_any(self):
+                url = urllib.parse.urlsplit(self.path)
+                query = dict(urllib.parse.parse_qsl(url.query))
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                body = raw.decode("utf-8", "replace")
+                if url.path == "/redirect":
+                    self.answer(int(query.get("status", "302")), {}, [("Location", query.get("to", "/"))])
+                elif url.path.endswith("/echo"):
+                    headers = {name.lower(): value for name, value in self.headers.items()}
+                    self.answer(200, {"method": self.command, "path": self.path, "headers": headers, "body": body})
+                elif url.path == "/digest":
+                    if self.digest_ok():
+                        self.answer(200, {"authenticated": True, "user": "ops"})
+                    else:
+                        challenge = 'Digest realm="%s", qop="auth", nonce="%s", algorithm=MD5' % (REALM, NONCE)
+                        self.refuse("digest authentication required", [("WWW-Authenticate", challenge)])
+                elif url.path == "/cookies/set":
+                    cookies = [("Set-Cookie", "%s=%s; Path=/" % (name, value)) for name, value in query.items()]
+                    self.answer(302, {}, cookies + [("Location", "/cookies")])
+                elif url.path == "/cookies":
+                    jar = {}
+                    for part in (self.headers.get("Cookie") or "").split(";"):
+                        name, _, value = part.strip().partition("=")
+                        if name:
+                            jar[name] = value
+                    self.answer(200, {"cookies": jar})
+                elif url.path == "/auth/token":
+                    try:
+                        credentials = json.loads(body or "{}")
+                    except ValueError:
+                        credentials = {}
+                    if self.command == "POST" and credentials.get("user") == "ops" and credentials.get("password") == "login-pass":
+                        self.answer(200, {"access_token": self.issue("tok", "logins"), "expires_in": 3600})
+                    else:
+                        with lock:
+                            state["logins"] += 1
+                        self.refuse("invalid credentials")
+                elif url.path == "/oauth/token":
+                    form = dict(urllib.parse.parse_qsl(body))
+                    client = base64.b64encode(b"hammock:client-pass").decode()
+                    if self.headers.get("Authorization") != "Basic " + client or form.get("grant_type") != "client_credentials":
+                        with lock:
+                            state["oauth"] += 1
+                        self.refuse("invalid_client")
+                    else:
+                        token = self.issue("oauth", "oauth")
+                        self.answer(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600, "scope": form.get("scope", "")})
+                elif url.path == "/orders":
+                    with lock:
+                        valid = self.bearer() in state["issued"]
+                    if valid:
+                        self.answer(200, {"orders": [{"id": 1, "total": 12.5}, {"id": 2, "total": 7}]})
+                    else:
+                        self.refuse("token expired or missing")
+                elif url.path == "/admin/expire":
+                    with lock:
+                        state["issued"].clear()
+                    self.answer(200, {"expired": True})
+                elif url.path == "/admin/expect":
+                    with lock:
+                        state["expected"] = query.get("token")
+                    self.answer(200, {"ok": True})
+                elif url.path == "/expected":
+                    with lock:
+                        expected = state["expected"]
+                    if expected and self.bearer() == expected:
+                        self.answer(200, {"ok": True})
+                    else:
+                        self.refuse("wrong token")
+                elif url.path == "/stats":
+                    with lock:
+                        self.answer(200, {"logins": state["logins"], "oauth": state["oauth"], "unauthorized": state["unauthorized"]})
+                elif url.path == "/ndjson":
+                    lines = b'{"id": 1, "level": "info"}\n{"id": 2, "level": "warn"}\n\n{"id": 3, "level": "error"}\n'
+                    self.answer(200, lines, content_type="application/x-ndjson")
+                elif url.path == "/slow":
+                    time.sleep(int(query.get("ms", "1000")) / 1000)
+                    self.answer(200, {"slow": True})
+                else:
+                    self.answer(200, {"ok": True, "path": self.path})
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = handle_any
+
+        import urllib.request
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        if len(sys.argv) > 2:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1], sys.argv[2])
+            if len(sys.argv) > 3:
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(sys.argv[3])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
+}
