@@ -15,7 +15,7 @@ public enum ConfigLoader {
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -662,6 +662,12 @@ public enum ConfigLoader {
                 ok = false
             }
         }
+        var pipeline: [StageSpec] = []
+        if let entry = value("pipeline") {
+            let problemsBefore = reader.problems.count
+            pipeline = readPipeline(entry.value, reader: &reader)
+            if reader.problems.count > problemsBefore { ok = false }
+        }
         guard ok else { return nil }
         var pane = PaneSpec(
             title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
@@ -669,6 +675,7 @@ public enum ConfigLoader {
         pane.headers = headers
         pane.timeout = timeout
         pane.service = serviceName
+        pane.pipeline = pipeline
         pane.withoutAuth = withoutAuth
         return pane
     }

@@ -245,6 +245,23 @@ import Testing
         #expect(message(try await load(run, "Slow")) == "The request timed out")
     }
 
+    @Test func aPanesOwnPipelineShapesOnlyItsOwnResource() async throws {
+        let run = try setup("""
+            service: { baseURL: BASE }
+            configure:
+              - { pattern: /echo, pipeline: { model: [ { select: headers } ] } }
+            panes:
+              - { title: Whole, resource: /echo }
+              - { title: Agent, resource: /echo, pipeline: { cleanup: [ { select: user-agent } ] } }
+            """)
+        #expect(json(try await load(run, "Whole"))?["host"] != nil, "the configure block applies")
+        let agentResponse = try await load(run, "Agent")
+        #expect(json(agentResponse) == .string("hammock"), "then the pane's own stage: \(agentResponse)")
+        let whole = run.spec.resource(for: run.spec.panes[0], in: run.service)
+        let agent = run.spec.resource(for: run.spec.panes[1], in: run.service)
+        #expect(whole !== agent && whole.json?["host"] != nil, "each pane keeps its own content")
+    }
+
     @Test func ndjsonParsesToAListOfValues() async throws {
         let run = try setup("service: { baseURL: BASE }\npanes:\n  - { title: Log, resource: /ndjson }\n")
         let list = try #require(json(try await load(run, "Log"))?.arrayValue)

@@ -147,6 +147,73 @@ import Testing
     }
 }
 
+/// The secrets of real-API clients — login passwords and the tokens logins return, digest
+/// passwords, OAuth2 client secrets and their tokens, token files — never leave in clear either,
+/// against a server that echoes the headers it was sent.
+@Suite(.serialized) struct SessionSecretsTests {
+    static let environment = [
+        "LOGIN_PASS": "login-pass", "DIGEST_PASS": "digest-pass", "CLIENT_SECRET": "client-pass", "no_proxy": "127.0.0.1,localhost",
+    ]
+
+    /// Fixed secrets, and the shapes of the tokens the server issues (unknown before the run).
+    static func leaks(_ text: String) -> [String] {
+        var found = ["login-pass", "digest-pass", "client-pass", "file-token-4242", Data("hammock:client-pass".utf8).base64EncodedString()]
+            .filter { text.contains($0) }
+        if let range = text.range(of: #"(tok|oauth)-[0-9]+-[0-9a-f]{8}"#, options: .regularExpression) { found.append(String(text[range])) }
+        return found
+    }
+
+    @Test func sessionsTokensAndFilesAreRedactedInEveryOutput() async throws {
+        let server = try PythonTestServer()
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-session-secrets-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "file-token-4242\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
+        let path = directory + "/sessions.yaml"
+        try """
+            services:
+              shop:
+                baseURL: \(server.baseURL)shop/
+                auth: { login: { resource: \(server.baseURL)auth/token, body: { json: { user: ops, password: "${LOGIN_PASS}" } } } }
+              digest: { baseURL: \(server.baseURL)d/, auth: { digest: { user: ops, password: "${DIGEST_PASS}" } } }
+              oauth:
+                baseURL: \(server.baseURL)o/
+                auth: { oauth2: { tokenURL: \(server.baseURL)oauth/token, clientId: hammock, clientSecret: "${CLIENT_SECRET}" } }
+              files: { baseURL: \(server.baseURL)f/, auth: { bearer: { file: token } } }
+            panes:
+              - { title: Shop, service: shop, resource: /echo, show: json }
+              - { title: Digest, service: digest, resource: /echo, show: json }
+              - { title: OAuth, service: oauth, resource: /echo, show: json }
+              - { title: File, service: files, resource: /echo, show: json }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in Self.environment { environment[key] = value }
+        func hammock(_ arguments: [String]) async throws -> ProcessRunner.Outcome {
+            try await ProcessRunner.capture([CLITests.binary] + arguments, environment: environment, timeout: 60)
+        }
+
+        let text = try await hammock(["snapshot", path, "--width", "200", "--height", "60", "--log", "all", "--log-file", directory + "/log"])
+        #expect(text.status == 0, "\(text.output)")
+        #expect(text.output.components(separatedBy: "\"authorization\": \"•••\"").count == 4, "the echoed tokens were there to hide:\n\(text.output)")
+        #expect(Self.leaks(text.output + text.errors).isEmpty, "snapshot text: \(Self.leaks(text.output))")
+        let log = try String(contentsOfFile: directory + "/log", encoding: .utf8)
+        #expect(Self.leaks(log).isEmpty, "log: \(Self.leaks(log))")
+
+        let json = try await hammock(["snapshot", path, "--json"])
+        #expect(json.output.contains("\"authorization\": \"•••\""))
+        #expect(Self.leaks(json.output).isEmpty, "snapshot JSON: \(Self.leaks(json.output))")
+
+        let events = try await hammock(["events", path, "--count", "10", "--log", "all"])
+        #expect(events.output.contains("auth/token"), "the login is in the event log")
+        #expect(Self.leaks(events.output + events.errors).isEmpty, "events: \(Self.leaks(events.output + events.errors))")
+
+        let check = try await hammock(["check", path])
+        #expect(check.status == 0)
+        #expect(check.output.contains("bearer ${file:token}") && check.output.contains("digest ops:${DIGEST_PASS}"))
+        #expect(Self.leaks(check.output).isEmpty)
+    }
+}
+
 /// Nothing Hammock prints can drive the terminal, and nothing of the user's is replaced.
 @Suite(.serialized) struct TerminalAndFilesTests {
     private func temporaryDirectory() throws -> String {

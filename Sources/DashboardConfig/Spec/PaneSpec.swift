@@ -32,6 +32,9 @@ public struct PaneSpec: Sendable {
     public var timeout: TimeInterval?
     /// `auth: none`: the pane's requests carry no `Authorization` (a "401 without a token" check).
     public var withoutAuth = false
+    /// Stages of the pane's own pipeline, applied after the configure blocks; each replaces that
+    /// stage's transformers for this pane's resource only.
+    public var pipeline: [StageSpec] = []
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,
@@ -57,13 +60,30 @@ public struct PaneSpec: Sendable {
     /// What the pane's loads send beyond a plain GET (its method and body), or nil for a GET: a
     /// distinct request gets a resource of its own.
     public var loadRequest: LoadRequest? {
-        guard method != .get || body != nil || !headers.isEmpty || timeout != nil || withoutAuth else { return nil }
+        guard method != .get || body != nil || !headers.isEmpty || timeout != nil || withoutAuth || !pipeline.isEmpty else { return nil }
         let data = body?.data
         var own: [String: String] = [:]
         for header in headers { own[header.name] = header.value.value }
         return LoadRequest(
             method: method, body: data, contentType: body?.effectiveContentType, headers: own,
-            omittedHeaders: withoutAuth ? ["Authorization"] : [], timeout: timeout)
+            omittedHeaders: withoutAuth ? ["Authorization"] : [], timeout: timeout,
+            adjustmentKey: pipeline.isEmpty ? nil : pipelineKey, adjustConfiguration: pipeline.isEmpty ? nil : pipelineAdjustment)
+    }
+
+    /// The pane's pipeline as text: what makes its resource's content differ.
+    var pipelineKey: String {
+        pipeline.map { "\($0.stage.rawValue)=\($0.transformers)" }.joined(separator: ";")
+    }
+
+    /// Replaces the stages the pane's pipeline names (validated when the file was loaded).
+    var pipelineAdjustment: @MainActor @Sendable (inout Configuration) -> Void {
+        let stages = pipeline.map { stage in (stage.stage.key, stage.transformers) }
+        return { config in
+            for (key, transformers) in stages {
+                config.pipeline[key].removeTransformers()
+                for spec in transformers { if let transformer = try? spec.makeTransformer() { config.pipeline[key].add(transformer) } }
+            }
+        }
     }
 
     /// True when an expectation is about the status code: then a 4xx or 5xx the expectations

@@ -21,6 +21,10 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     public let omittedHeaders: [String]
     /// The whole request's time limit, instead of the configured `timeout`; nil: the configured one.
     public let timeout: TimeInterval?
+    /// Changes this resource's configuration after every configured block has applied (a pane's
+    /// own pipeline stages), named by `adjustmentKey`, which becomes part of `key`.
+    public let adjustConfiguration: (@MainActor @Sendable (inout Configuration) -> Void)?
+    public let adjustmentKey: String?
     /// A stable text that differs whenever the request on the wire would differ: the method, the
     /// headers (names folded to lower case, sorted) and a digest of the content type and body.
     /// Header values are hashed, so a key (which may reach a cache file's name) never holds a token.
@@ -28,17 +32,22 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
 
     public init(
         method: RequestMethod = .get, body: Data? = nil, contentType: String? = nil, headers: [String: String] = [:],
-        omittedHeaders: [String] = [], timeout: TimeInterval? = nil
+        omittedHeaders: [String] = [], timeout: TimeInterval? = nil,
+        adjustmentKey: String? = nil, adjustConfiguration: (@MainActor @Sendable (inout Configuration) -> Void)? = nil
     ) {
+        self.adjustmentKey = adjustConfiguration == nil ? nil : (adjustmentKey ?? "adjusted")
+        self.adjustConfiguration = adjustConfiguration
         self.method = method
         self.body = body
         self.contentType = body == nil ? nil : contentType
         self.headers = headers
         self.omittedHeaders = Array(Set(omittedHeaders.map { $0.lowercased() })).sorted()
         self.timeout = timeout
-        self.key = LoadRequest.key(
+        var key = LoadRequest.key(
             method: method, body: body, contentType: self.contentType, headers: headers,
             omitted: self.omittedHeaders, timeout: timeout)
+        if let adjustment = self.adjustmentKey { key += " configured " + SHA256.hex(adjustment).prefix(16) }
+        self.key = key
     }
 
     /// A load request whose body is `json`, sent as `application/json`.
@@ -47,7 +56,9 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for a GET with no body and no headers of its own: the resource's plain load.
-    public var isPlainGET: Bool { method == .get && body == nil && headers.isEmpty && omittedHeaders.isEmpty && timeout == nil }
+    public var isPlainGET: Bool {
+        method == .get && body == nil && headers.isEmpty && omittedHeaders.isEmpty && timeout == nil && adjustConfiguration == nil
+    }
 
     private static func key(
         method: RequestMethod, body: Data?, contentType: String?, headers: [String: String], omitted: [String], timeout: TimeInterval?

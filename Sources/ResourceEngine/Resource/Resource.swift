@@ -112,7 +112,8 @@ public final class Resource {
             configurationCacheVersion = service.configVersion
         }
         if let cached = configurationCache[method] { return cached }
-        let computed = service.computeConfiguration(for: url, method: method)
+        var computed = service.computeConfiguration(for: url, method: method)
+        loadRequest?.adjustConfiguration?(&computed)
         configurationCache[method] = computed
         return computed
     }
