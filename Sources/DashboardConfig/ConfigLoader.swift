@@ -207,6 +207,13 @@ public enum ConfigLoader {
         return services
     }
 
+    /// "unknown service "shpo" (services: shop, billing) (did you mean "shop"?)"
+    static func unknownService(_ name: String, services: [ServiceSpec]) -> String {
+        let names = services.compactMap(\.name)
+        let known = names.isEmpty ? "the file has no services: section" : "services: \(names.joined(separator: ", "))"
+        return "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names)
+    }
+
     static func readService(_ node: Node, name: String?, reader: inout NodeReader) -> ServiceSpec? {
         var spec = ServiceSpec()
         spec.name = name
@@ -314,9 +321,7 @@ public enum ConfigLoader {
             case "service":
                 guard let name = reader.string(entry.value, "service") else { continue }
                 guard let service = services.first(where: { $0.name == name }) else {
-                    let names = services.compactMap(\.name)
-                    let known = names.isEmpty ? "the file has no services: section" : "services: \(names.joined(separator: ", "))"
-                    reader.problem(at: entry.value, "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names))
+                    reader.problem(at: entry.value, unknownService(name, services: services))
                     continue
                 }
                 guard !block.pattern.isEmpty else { continue }
@@ -503,9 +508,7 @@ public enum ConfigLoader {
                 service = named
                 serviceName = name
             } else {
-                let names = services.compactMap(\.name)
-                let known = names.isEmpty ? "the file has no services: section" : "services: \(names.joined(separator: ", "))"
-                reader.problem(at: entry.value, "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names))
+                reader.problem(at: entry.value, unknownService(name, services: services))
                 ok = false
             }
         } else if !hasServiceSection, services.count == 1 {

@@ -45,7 +45,9 @@ public enum ProcessRunner {
         return try spawn(argv, stdout: base + ".out", stderr: base + ".err", environment: environment, timeout: timeout)
     }
 
-    private static func spawn(_ argv: [String], stdout: String, stderr: String, environment: [String: String]?, timeout: Double) throws -> Outcome {
+    /// Starts `argv` with standard input from /dev/null, output and errors to files (the same file
+    /// for both when the paths are equal), a clean signal mask and default dispositions; returns its pid.
+    public static func launch(_ argv: [String], stdout: String, stderr: String, environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -75,7 +77,11 @@ public enum ProcessRunner {
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
         guard rc == 0 else { throw TmuxHarness.Failure(description: "cannot start \(argv[0]): error \(rc)") }
+        return pid
+    }
 
+    private static func spawn(_ argv: [String], stdout: String, stderr: String, environment: [String: String]?, timeout: Double) throws -> Outcome {
+        let pid = try launch(argv, stdout: stdout, stderr: stderr, environment: environment)
         let done = DispatchSemaphore(value: 0)
         let box = StatusBox()
         let child = pid

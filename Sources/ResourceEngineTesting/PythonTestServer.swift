@@ -52,7 +52,7 @@ public final class PythonTestServer: @unchecked Sendable {
         var argv = [PythonTestServer.python, script]
         if let certificate { argv += [certificate.certificate, certificate.key] }
         if let clientCA { argv.append(clientCA) }
-        pid = try PythonTestServer.spawn(argv, stdout: output, stderr: directory + "/errors")
+        pid = try ProcessRunner.launch(argv, stdout: output, stderr: directory + "/errors")
         let deadline = Date().addingTimeInterval(20)
         var port: UInt16?
         while port == nil, Date() < deadline {
@@ -79,29 +79,6 @@ public final class PythonTestServer: @unchecked Sendable {
 
     static var python: String {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-    }
-
-    private static func spawn(_ argv: [String], stdout: String, stderr: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, environ) == 0 else {
-            throw TestCertificates.Failure(description: "cannot start \(argv[0])")
-        }
-        return pid
     }
 
     static let script = #"""
