@@ -352,7 +352,7 @@ extension DashboardApp {
         let box = area.inset(horizontal: 2, vertical: 1)
         let room = max(1, box.height - 2)
         let lines = eventLog.entries.suffix(room).map { entry -> String in
-            var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? entry.url, entry.event]
+            var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? "\(entry.method) \(entry.url)", entry.event]
             if let status = entry.statusCode { parts.append(String(status)) }
             if let latency = entry.latency { parts.append(Formatting.latency(latency)) }
             if let message = entry.message { parts.append(message) }
