@@ -169,7 +169,8 @@ extension ConfigLoader {
             reader.problem(at: resourceEntry.value, "\(what).resource \"\(url.display)\" must be a path or an http(s) URL")
             return nil
         }
-        var login = LoginSpec(kind: "login", url: url, line: node.mark?.line ?? 1)
+        // Renewed before `expires_in` runs out when the answer has one (OAuth2's name, widely used).
+        var login = LoginSpec(kind: "login", url: url, expiresInPath: "expires_in", line: node.mark?.line ?? 1)
         var ok = true
         if let entry = value("method"), let name = reader.string(entry.value, "\(what).method") {
             if let method = RequestMethod(rawValue: name.lowercased()) { login.method = method } else {

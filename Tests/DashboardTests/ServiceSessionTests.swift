@@ -166,6 +166,13 @@ import Testing
         #expect(status(try await load(run, "Without auth")) == 401)
         #expect(try await stats()["logins"] == 2)
 
+        // Before the token's expires_in (3600 s) runs out, the next request logs in first: no 401.
+        let refusals = try #require(try await stats()["unauthorized"]?.intValue)
+        clock.advance(by: 3_300)
+        #expect(json(try await load(run, "Orders"))?["orders"] != nil)
+        #expect(try await stats()["logins"] == 3)
+        #expect(try await stats()["unauthorized"]?.intValue == refusals)
+
         // The login is a resource like any other: its answer is there, its token a secret.
         let login = try #require(run.spec.loginResources(in: run.service).first)
         #expect(login.name == "login shop")
