@@ -21,6 +21,7 @@ import Glibc
 /// - `/expected`: needs `Authorization: Bearer` with the token `/admin/expect?token=T` set.
 /// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
 /// - `/ndjson`: three JSON values, one per line, as `application/x-ndjson`.
+/// - `/xml`: a small `application/xml` document.
 /// - `/slow?ms=N`: answers after N milliseconds.
 /// - anything else: `{"ok":true,"path":…}`.
 ///
@@ -220,6 +221,8 @@ public final class PythonTestServer: @unchecked Sendable {
                 elif url.path == "/ndjson":
                     lines = b'{"id": 1, "level": "info"}\n{"id": 2, "level": "warn"}\n\n{"id": 3, "level": "error"}\n'
                     self.answer(200, lines, content_type="application/x-ndjson")
+                elif url.path == "/xml":
+                    self.answer(200, b'<?xml version="1.0"?><status>up</status>', content_type="application/xml")
                 elif url.path == "/slow":
                     time.sleep(int(query.get("ms", "1000")) / 1000)
                     self.answer(200, {"slow": True})

@@ -273,6 +273,10 @@ import Testing
         let run = try setup("service: { baseURL: BASE }\npanes:\n  - { title: Log, resource: /ndjson }\n")
         let list = try #require(json(try await load(run, "Log"))?.arrayValue)
         #expect(list.map { $0["level"] } == ["info", "warn", "error"])
+
+        let xml = try setup("service: { baseURL: BASE }\npanes:\n  - { title: XML, resource: /xml }\n")
+        guard case .success(let entity) = try await load(xml, "XML") else { Issue.record("no XML"); return }
+        #expect(entity.content as? String == #"<?xml version="1.0"?><status>up</status>"#, "XML stays text")
     }
 
     @Test func eachNamedServiceHasItsOwnBaseHeadersAndCredentialsOnlyAtItsOrigin() async throws {

@@ -2,8 +2,10 @@ import Foundation
 
 /// A parser the service registers for every URL at the `parsing` stage, gated by content type.
 ///
-/// `.json` parses `*/json` and `*/*+json` into `JSON`; `.text` decodes `text/*` into `String`
-/// honouring the charset (UTF-8 when none is named). Both also parse error bodies.
+/// `.json` parses `*/json` and `*/*+json` into `JSON`; `.ndjson` newline-delimited JSON into a
+/// `JSON` list; `.text` decodes `text/*` and XML (`application/xml`, `*/*+xml`: text unless a
+/// transformer says otherwise) into `String`, honouring the charset (UTF-8 when none is named).
+/// All also parse error bodies.
 public struct StandardTransformer: Sendable {
     public let name: String
     public let contentTypes: [String]
@@ -22,7 +24,7 @@ public struct StandardTransformer: Sendable {
     /// Text bodies into `String`. Leaves content alone that the JSON parser already parsed
     /// (`text/json` matches both).
     public static let text = StandardTransformer(
-        name: "text", contentTypes: ["text/*"], transformer: UnlessParsedAsJSON(wrapped: Parsers.text(transformErrors: true)))
+        name: "text", contentTypes: ["text/*", "*/xml", "*/*+xml"], transformer: UnlessParsedAsJSON(wrapped: Parsers.text(transformErrors: true)))
 }
 
 /// Passes responses through whose content (or error body) is already JSON.
