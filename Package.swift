@@ -21,6 +21,9 @@ let package = Package(
         .executable(name: "hammock", targets: ["hammock"]),
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
         .executable(name: "hammock-bench", targets: ["hammock-bench"]),
+        .executable(name: "hammock-curl-floor", targets: ["hammock-curl-floor"]),
+        // Preloaded by the bench to count allocations per probe.
+        .library(name: "HammockMallocCount", type: .dynamic, targets: ["CMallocCount"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
@@ -103,6 +106,9 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
+        // The bench's floors in C: libcurl alone polling N endpoints, and an allocation counter.
+        .executableTarget(name: "hammock-curl-floor", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CMallocCount"),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),

@@ -128,10 +128,19 @@ struct Bench {
         if TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) {
             for n in sizes {
                 print("end to end: \(n) endpoints every second, \(Int(seconds)) s each…")
-                endToEnd.append(try await EndToEndBench.dashboard(hammock: hammock, endpoints: n, seconds: seconds))
+                var dashboard = try await EndToEndBench.dashboard(hammock: hammock, endpoints: n, seconds: seconds)
+                dashboard.allocationsPerProbe = try await EndToEndBench.allocationsPerProbe(hammock: hammock, endpoints: n)
+                endToEnd.append(dashboard)
+                var rows = 1
+                if let floor = try await EndToEndBench.cFloor(endpoints: n, seconds: seconds) {
+                    endToEnd.append(floor)
+                    rows += 1
+                } else {
+                    print("  (no hammock-curl-floor next to hammock-bench: swift build -c release builds it)")
+                }
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds, curl: true))
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
-                printEndToEnd(Array(endToEnd.suffix(3)))
+                printEndToEnd(Array(endToEnd.suffix(rows + 2)))
             }
             print("start-up: time to the first frame…")
             for panes in [10, 1000, 10_000] {
@@ -165,7 +174,10 @@ struct Bench {
 
     static func printEndToEnd(_ results: [EndToEndBench.Result]) {
         for result in results {
-            print(String(format: "  %-32@ N=%-5d CPU %5.1f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond))
+            var line = String(format: "  %-32@ N=%-5d CPU %5.1f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            if let perProbe = result.cpuMicrosecondsPerProbe { line += String(format: "  %4.0f µs/probe", perProbe) }
+            if let allocations = result.allocationsPerProbe { line += String(format: "  %4.0f allocs/probe", allocations) }
+            print(line)
         }
     }
 }

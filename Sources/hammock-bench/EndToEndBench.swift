@@ -15,6 +15,13 @@ enum EndToEndBench {
         let endpoints: Int
         let figures: ProcessSampler.Figures
         let probesPerSecond: Double
+        /// Heap allocations per probe, counted in a run of its own (the counter costs CPU).
+        var allocationsPerProbe: Double?
+
+        /// CPU time per probe in microseconds.
+        var cpuMicrosecondsPerProbe: Double? {
+            probesPerSecond > 0 ? figures.cpuPercent / 100 * 1_000_000 / probesPerSecond : nil
+        }
     }
 
     actor Counter {
@@ -98,9 +105,11 @@ enum EndToEndBench {
         private let tmux: TmuxHarness
         private let cacheDirectory: String
 
-        init(hammock: String, config: String) throws {
+        init(hammock: String, config: String, environment: [String: String] = [:]) throws {
             cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(UUID().uuidString)").path
-            tmux = try TmuxHarness(command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory])
+            let base = ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory]
+            tmux = try TmuxHarness(
+                command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: base.merging(environment) { $1 })
             pid = try tmux.waitForFrame(size: "200x60")
             ageAtFirstFrame = ProcessSampler(pid: pid).age()
         }
@@ -128,6 +137,51 @@ enum EndToEndBench {
         waitpid(pid, &status, 0)
         await server.stop()
         return Result(label: curl ? "CurlProvider loop (floor)" : "URLSession loop (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+    }
+
+    /// `hammock-curl-floor`: libcurl's multi interface in C, N reused handles, nothing else.
+    static func cFloor(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
+        let floor = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
+        guard FileManager.default.isExecutableFile(atPath: floor) else { return nil }
+        let (server, counter) = try await startServer()
+        let pid = try spawn([floor, server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
+        try await Task.sleep(for: .seconds(warmup))
+        _ = await counter.reset()
+        let figures = await measure(pid: pid, seconds: seconds)
+        let probes = Double(await counter.reset()) / figures.seconds
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        await server.stop()
+        return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+    }
+
+    /// Heap allocations per probe of the dashboard polling N endpoints every second: a run of its
+    /// own with `libHammockMallocCount.so` preloaded, counted over `seconds` after a warm-up.
+    static func allocationsPerProbe(hammock: String, endpoints: Int, seconds: Double = 5, warmup: Double = 3) async throws -> Double? {
+        let library = Bench.binDirectory.appendingPathComponent("libHammockMallocCount.so").path
+        guard FileManager.default.fileExists(atPath: library) else { return nil }
+        let countFile = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-mallocs-\(getpid())").path
+        guard FileManager.default.createFile(atPath: countFile, contents: Data(count: 8)) else { return nil }
+        defer { unlink(countFile) }
+        let (server, counter) = try await startServer()
+        let path = try config(endpoints: endpoints, baseURL: server.baseURL)
+        let run = try DashboardRun(hammock: hammock, config: path, environment: ["LD_PRELOAD": library, "HAMMOCK_MALLOC_COUNT_FILE": countFile])
+        try await Task.sleep(for: .seconds(warmup))
+        let before = readCount(countFile)
+        _ = await counter.reset()
+        try await Task.sleep(for: .seconds(seconds))
+        let after = readCount(countFile)
+        let probes = await counter.reset()
+        run.stop()
+        await server.stop()
+        guard let before, let after, probes > 0 else { return nil }
+        return Double(after - before) / Double(probes)
+    }
+
+    private static func readCount(_ path: String) -> UInt64? {
+        guard let data = FileManager.default.contents(atPath: path), data.count >= 8 else { return nil }
+        return data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
     }
 
     /// The sampler blocks, so it runs on a dispatch thread, not the cooperative pool that serves the server.

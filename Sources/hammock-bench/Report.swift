@@ -31,18 +31,23 @@ enum Report {
             second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
             `/proc` every 250 ms over \(Int(seconds)) s after a 3 s warm-up: CPU % of one core =
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
-            server. Two floors make the same requests at the same rate and do nothing else: a
-            plain loop over `CurlProvider` (hammock's own transport) and a plain URLSession loop.
+            server. Three floors make the same requests at the same rate and do nothing else:
+            `hammock-curl-floor` (libcurl's multi interface in C, handles reused), a plain loop over
+            `CurlProvider` (hammock's own transport) and a plain URLSession loop. CPU per probe is
+            CPU time over probes; allocations per probe are counted in a separate 5 s run with
+            `libHammockMallocCount.so` preloaded (malloc, calloc, realloc and the aligned allocators).
             The idle row is the same dashboard with 50 panes that refresh every 10 minutes, measured
             after a 65 s warm-up: by then every data age reads in minutes, so it only wakes when the
             header's minute or an age changes.
 
-            | program | endpoints | CPU (% of one core) | RSS avg / peak | probes/s |
-            | --- | --- | --- | --- | --- |
+            | program | endpoints | CPU (% of one core) | RSS avg / peak | probes/s | CPU per probe | allocations per probe |
+            | --- | --- | --- | --- | --- | --- | --- |
 
             """
         for result in endToEnd {
-            text += String(format: "| %@ | %d | %.1f %% | %.1f / %.1f MiB | %.1f |\n", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            text += String(format: "| %@ | %d | %.1f %% | %.1f / %.1f MiB | %.1f | ", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            text += (result.cpuMicrosecondsPerProbe.map { String(format: "%.0f µs", $0) } ?? "") + " | "
+            text += (result.allocationsPerProbe.map { String(format: "%.0f", $0) } ?? "") + " |\n"
         }
         text += """
 
