@@ -225,35 +225,3 @@ final class CountingTransformer: ResponseTransformer {
         #expect(h.resource.text == "teapot is fine")
     }
 }
-
-/// Where the pipeline runs: a small body on the main actor (two thread hops cost more than its
-/// parse), a large one off it, so a megabyte parse never holds up keys and frames.
-@MainActor
-@Suite struct PipelineThreadTests {
-    nonisolated static let mainQueueKey = DispatchSpecificKey<Bool>()
-
-    /// Records whether it ran on the main queue (the main actor's executor here).
-    final class ThreadProbe: ResponseTransformer, @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen: [Bool] = []
-        var onMain: [Bool] { lock.withLock { seen } }
-        func process(_ response: Response) -> Response {
-            let onMain = DispatchQueue.getSpecific(key: PipelineThreadTests.mainQueueKey) == true
-            lock.withLock { seen.append(onMain) }
-            return response
-        }
-        var debugDescription: String { "thread probe" }
-    }
-
-    @Test func smallBodiesParseOnTheMainActorAndLargeOnesOffIt() async throws {
-        DispatchQueue.main.setSpecific(key: Self.mainQueueKey, value: true)
-        let h = Harness()
-        let probe = ThreadProbe()
-        h.service.configure { $0.pipeline[.cleanup].add(probe) }
-        h.stubText(h.service.resource("/small"), String(repeating: "s", count: 1_000))
-        h.stubText(h.service.resource("/large"), String(repeating: "l", count: 200_000))
-        _ = try await h.service.resource("/small").load().awaitResult()
-        _ = try await h.service.resource("/large").load().awaitResult()
-        #expect(probe.onMain == [true, false])
-    }
-}

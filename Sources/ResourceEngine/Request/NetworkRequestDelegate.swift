@@ -6,8 +6,7 @@ import FoundationNetworking
 /// A request that goes over the network and through the resource's pipeline.
 ///
 /// Flow: send through the service's provider → hop to the main actor → interpret status and 304 →
-/// run the pipeline once for new responses (inline for bodies up to 16 KiB; off the main actor,
-/// then back, for larger ones) → broadcast.
+/// run the pipeline once, off the main actor, for new responses → hop back → broadcast.
 @MainActor
 final class NetworkRequestDelegate: RequestDelegate {
     let resource: Resource
@@ -52,9 +51,6 @@ final class NetworkRequestDelegate: RequestDelegate {
         NetworkRequestDelegate(resource: resource, requestBuilder: requestBuilder)
     }
 
-    /// Bodies up to this size run through the pipeline on the main actor.
-    static let inlinePipelineLimit = 16 << 10
-
     private func handleResponse(
         _ result: NetworkResult, handler: any RequestCompletionHandler, pipeline: Pipeline, startedAt: TimeInterval
     ) {
@@ -72,12 +68,6 @@ final class NetworkRequestDelegate: RequestDelegate {
             return
         }
         let raw = info
-        // A small body parses in microseconds: here, rather than two thread hops away (which cost
-        // more than the parse at a thousand probes a second). Large ones go off the main actor.
-        if (result.body?.count ?? 0) <= Self.inlinePipelineLimit {
-            handler.broadcastResponse(ResponseInfo(response: pipeline.process(raw.response), isNew: true, metrics: raw.metrics))
-            return
-        }
         DispatchQueue.global(qos: .userInitiated).async {
             let processed = pipeline.process(raw.response)
             MainQueue.async {
