@@ -145,6 +145,7 @@ public final class DashboardApp {
             histories = historyStore.load(namespace: spec.cacheFingerprint, capacities: capacities)
         }
         requestFrame(urgent: true)
+        assignStartPhases(now: clock.now)
         startCadences(from: 0, generation: generation)
         scheduleTick()
     }
@@ -152,6 +153,29 @@ public final class DashboardApp {
     /// How many panes start loading per main-queue turn: the first frame and every key (q,
     /// Ctrl-C) and signal get their turn between batches, however many panes there are.
     public static let startBatch = 500
+
+    /// How many resources start loading in the same instant; more are spread over the first
+    /// second (or their refresh interval, if shorter), `phaseGroup` per step.
+    public static let phaseGroup = 50
+
+    /// Gives each resource's panes a start phase: the first `phaseGroup` resources load at once,
+    /// the next group a step later, and so on across `min(every, 1 s)`. A thousand endpoints
+    /// every second then run as a steady stream instead of a burst of a thousand transfers each
+    /// second (which holds a thousand responses in memory at once and can stall libcurl).
+    private func assignStartPhases(now: TimeInterval) {
+        let groups = (panesByResource.count + Self.phaseGroup - 1) / Self.phaseGroup
+        guard groups > 1 else { return }
+        var index = 0
+        var seen = Set<ObjectIdentifier>()
+        for pane in panes {
+            let id = ObjectIdentifier(pane.resource)
+            guard seen.insert(id).inserted, let shown = panesByResource[id] else { continue }
+            let window = min(1, shown.panes.map(\.every).min() ?? 1)
+            let phase = now + window * Double(index / Self.phaseGroup) / Double(groups)
+            for sharing in shown.panes { sharing.firstLoadNotBefore = phase }
+            index += 1
+        }
+    }
 
     /// Starts the panes' cadences `startBatch` at a time, the rest on later main-queue turns.
     /// `generation` ends a run of batches when the app stops or reloads in between.

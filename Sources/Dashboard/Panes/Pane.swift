@@ -29,6 +29,9 @@ public final class Pane {
     public let redactor: Redactor
     /// Seconds between refreshes, start to start (`every`, else the configured expiration).
     public let every: TimeInterval
+    /// When the pane's first load may start (its phase): thousands of panes do not all start in
+    /// the same instant, and keep their spread afterwards (refreshes go start to start).
+    var firstLoadNotBefore: TimeInterval?
     /// Lines scrolled in zoom.
     public var scroll = 0
     /// Why the latest response misses an expectation, or nil when all hold.
@@ -178,8 +181,9 @@ public final class Pane {
             return error.timestamp + max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
         }
         if let lastRequested { return lastRequested + every }
-        if let data = resource.latestData { return data.timestamp + every }
-        return now
+        let phase = firstLoadNotBefore ?? now
+        if let data = resource.latestData { return max(data.timestamp + every, phase) }
+        return max(now, phase)
     }
 
     /// Runs `action` at `due` unless something already runs no later.
