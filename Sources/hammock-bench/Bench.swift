@@ -140,7 +140,17 @@ struct Bench {
                 }
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds, curl: true))
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
-                printEndToEnd(Array(endToEnd.suffix(rows + 2)))
+                rows += 2
+                for (name, peer) in [("monit", try await EndToEndBench.monit(endpoints: n, seconds: seconds)),
+                                     ("prometheus-blackbox-exporter", try await EndToEndBench.blackbox(endpoints: n, seconds: seconds))] {
+                    if let peer {
+                        endToEnd.append(peer)
+                        rows += 1
+                    } else {
+                        print("  (\(name) is not installed: sudo apt-get install \(name), for its row)")
+                    }
+                }
+                printEndToEnd(Array(endToEnd.suffix(rows)))
             }
             print("start-up: time to the first frame…")
             for panes in [10, 1000, 10_000] {

@@ -156,6 +156,72 @@ enum EndToEndBench {
         return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
+    /// A peer, when its Debian package is installed: monit checking N HTTP endpoints every
+    /// second (`set daemon 1`, one `check host` per endpoint).
+    static func monit(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
+        guard let monit = ["/usr/bin/monit", "/usr/sbin/monit"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
+        let (server, counter) = try await startServer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-monit-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let port = server.port
+        var control = """
+            set daemon 1
+            set pidfile \(directory)/monit.pid
+            set idfile \(directory)/monit.id
+            set statefile \(directory)/monit.state
+            set logfile \(directory)/monit.log
+
+            """
+        for i in 0..<endpoints {
+            control += "check host e\(i) with address 127.0.0.1\n  if failed port \(port) protocol http request \"/e/\(i)\" then alert\n"
+        }
+        let file = directory + "/monitrc"
+        try control.write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        let pid = try spawn([monit, "-I", "-c", file])
+        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        await server.stop()
+        return Result(label: "monit (peer)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
+    }
+
+    /// A peer, when its Debian package is installed: prometheus-blackbox-exporter probing N
+    /// endpoints a second, asked by `hammock-curl-floor` standing in for Prometheus (only the
+    /// exporter is measured).
+    static func blackbox(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
+        let exporter = "/usr/bin/prometheus-blackbox-exporter"
+        let driver = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
+        guard FileManager.default.isExecutableFile(atPath: exporter), FileManager.default.isExecutableFile(atPath: driver) else { return nil }
+        let (server, counter) = try await startServer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-blackbox-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n".write(toFile: directory + "/blackbox.yml", atomically: true, encoding: .utf8)
+        let listen = "127.0.0.1:\(Int(server.port) + 1)"
+        let pid = try spawn([exporter, "--config.file=\(directory)/blackbox.yml", "--web.listen-address=\(listen)", "--log.level=error"])
+        usleep(500_000)
+        let base = "http://\(listen)/probe?module=http_2xx&target=\(server.baseURL)"
+        let driving = try spawn([driver, base, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
+        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        kill(driving, SIGKILL)
+        var status: Int32 = 0
+        waitpid(driving, &status, 0)
+        await server.stop()
+        return Result(label: "blackbox_exporter (peer)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
+    }
+
+    /// Measures `pid` after a warm-up, counting the probes the server saw, then ends it.
+    private static func sample(pid: pid_t, counter: Counter, seconds: Double, warmup: Double) async -> (figures: ProcessSampler.Figures, probes: Double) {
+        try? await Task.sleep(for: .seconds(warmup))
+        _ = await counter.reset()
+        let figures = await measure(pid: pid, seconds: seconds)
+        let probes = Double(await counter.reset()) / figures.seconds
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (figures, probes)
+    }
+
     /// Heap allocations per probe of the dashboard polling N endpoints every second: a run of its
     /// own with `libHammockMallocCount.so` preloaded, counted over `seconds` after a warm-up.
     static func allocationsPerProbe(hammock: String, endpoints: Int, seconds: Double = 5, warmup: Double = 3) async throws -> Double? {
