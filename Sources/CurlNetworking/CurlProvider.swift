@@ -19,6 +19,9 @@ import Synchronization
 /// offers it.
 @MainActor
 public final class CurlProvider: NetworkingProvider {
+    /// Completions come from the transfer thread.
+    public var completesOffTheMainActor: Bool { true }
+
     /// Limits and defaults for every request.
     public struct Options: Sendable {
         /// Bodies larger than this (after decompression) fail with `ResponseTooLarge`.

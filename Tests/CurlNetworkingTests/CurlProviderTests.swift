@@ -347,3 +347,33 @@ extension Response {
         #expect(witness == nil, "a finished transfer keeps nothing of the request alive")
     }
 }
+
+/// Where the pipeline runs over libcurl: a small answer where libcurl completes it (off the main
+/// actor, then one hop to it, instead of hopping to the main actor, to a background queue and back).
+@MainActor
+@Suite struct PipelinePlacementTests {
+    /// Signals each response it processes.
+    final class Signal: ResponseTransformer, @unchecked Sendable {
+        let ran = DispatchSemaphore(value: 0)
+        func process(_ response: Response) -> Response {
+            ran.signal()
+            return response
+        }
+        var debugDescription: String { "signal" }
+    }
+
+    @Test func aSmallAnswerIsProcessedWhileTheMainActorIsBusy() async throws {
+        let server = try await LocalTestServer.start { server in
+            await server.appendRoute("GET /small") { _ in HTTPResponse(statusCode: .ok, body: Data(repeating: 0x61, count: 1_000)) }
+        }
+        let service = Service(baseURL: server.baseURL, networking: CurlProvider())
+        let signal = Signal()
+        service.configure { $0.pipeline[.cleanup].add(signal) }
+        let request = service.resource("/small").load()
+        // The main actor stays busy here: the answer must be processed without it.
+        let processed = signal.ran.wait(timeout: .now() + 10) == .success
+        #expect(processed, "processed on libcurl's thread, not after a hop to the main actor")
+        _ = try await request.awaitResult()
+        await server.stop()
+    }
+}

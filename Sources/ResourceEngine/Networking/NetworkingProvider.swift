@@ -18,6 +18,15 @@ public protocol NetworkingProvider: AnyObject {
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking
+
+    /// True when `completion` is always called off the main actor, on a thread where a short
+    /// parse does no harm: the engine then runs the pipeline for small bodies right there,
+    /// instead of hopping to a background queue and back. False by default.
+    var completesOffTheMainActor: Bool { get }
+}
+
+extension NetworkingProvider {
+    public var completesOffTheMainActor: Bool { false }
 }
 
 extension NetworkingProvider {

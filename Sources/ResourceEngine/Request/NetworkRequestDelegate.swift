@@ -6,7 +6,9 @@ import FoundationNetworking
 /// A request that goes over the network and through the resource's pipeline.
 ///
 /// Flow: send through the service's provider → hop to the main actor → interpret status and 304 →
-/// run the pipeline once, off the main actor, for new responses → hop back → broadcast.
+/// run the pipeline once, off the main actor, for new responses → hop back → broadcast. When the
+/// provider completes off the main actor (libcurl's thread), a small new answer is interpreted
+/// and processed right there, then hops to the main actor once.
 @MainActor
 final class NetworkRequestDelegate: RequestDelegate {
     let resource: Resource
@@ -30,17 +32,51 @@ final class NetworkRequestDelegate: RequestDelegate {
         let pipeline = configuration.pipeline
         let clock = resource.service.clock
         let startedAt = clock.now
-        networking = resource.service.networking.startRequest(
+        let provider = resource.service.networking
+        let processesInPlace = provider.completesOffTheMainActor && !pipeline.isEmpty
+        networking = provider.startRequest(
             underlyingRequest,
             transport: configuration.transport,
             progress: { progress in
                 MainQueue.async { handler.reportProgress(progress) }
             },
             completion: { result in
+                // Off the main actor already: a small body goes through the pipeline here, one
+                // hop instead of three (to the main actor, to a background queue, back).
+                if processesInPlace, let processed = NetworkRequestDelegate.processInPlace(result, pipeline: pipeline, clock: clock, startedAt: startedAt) {
+                    MainQueue.async { self.deliver(processed, handler: handler, status: result.response?.statusCode) }
+                    return
+                }
                 MainQueue.async {
                     self.handleResponse(result, handler: handler, pipeline: pipeline, startedAt: startedAt)
                 }
             })
+    }
+
+    /// Bodies up to this size are processed where the provider completes, when it completes off
+    /// the main actor; larger ones on a background queue.
+    nonisolated static let inPlaceLimit = 16 << 10
+
+    /// The processed response for a new, small answer (not a 304, which needs the resource's
+    /// data, nor a transport error); nil otherwise.
+    nonisolated static func processInPlace(
+        _ result: NetworkResult, pipeline: Pipeline, clock: any EngineClock, startedAt: TimeInterval
+    ) -> ResponseInfo? {
+        guard result.error == nil, let response = result.response, response.statusCode != 304,
+            (result.body?.count ?? 0) <= inPlaceLimit
+        else { return nil }
+        let now = clock.now
+        let info = interpretFresh(response, result.body, now: now)
+        let metrics = TransferMetrics(
+            statusCode: response.statusCode, latency: result.timing?.total ?? max(0, now - startedAt),
+            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing)
+        return ResponseInfo(response: pipeline.process(info), isNew: true, metrics: metrics)
+    }
+
+    private func deliver(_ info: ResponseInfo, handler: any RequestCompletionHandler, status: Int?) {
+        guard !handler.willIgnore(info) else { return }
+        EngineLog.log(.network, "\(status.map(String.init) ?? "no response") ← \(requestDescription)")
+        handler.broadcastResponse(info)
     }
 
     func cancelUnderlyingOperation() {
@@ -85,9 +121,6 @@ final class NetworkRequestDelegate: RequestDelegate {
                 response: .failure(
                     RequestError(response: nil, content: data, cause: URLError(.badServerResponse), timestamp: now)))
         }
-        if response.statusCode >= 400 {
-            return ResponseInfo(response: .failure(RequestError(response: response, content: data, cause: nil, timestamp: now)))
-        }
         if response.statusCode == 304 {
             if let existing = resource.latestData {
                 return ResponseInfo(response: .success(existing), isNew: false)
@@ -98,6 +131,14 @@ final class NetworkRequestDelegate: RequestDelegate {
                         userMessage: "No data available", cause: RequestError.Cause.NoLocalDataFor304(),
                         httpStatusCode: 304, timestamp: now)))
         }
-        return ResponseInfo(response: .success(Entity(response: response, content: data ?? Data(), timestamp: now)))
+        return ResponseInfo(response: NetworkRequestDelegate.interpretFresh(response, data, now: now))
+    }
+
+    /// A status ≥ 400 is a failure with its body; anything else but a 304 is new data.
+    nonisolated static func interpretFresh(_ response: HTTPResponseHead, _ data: Data?, now: TimeInterval) -> Response {
+        if response.statusCode >= 400 {
+            return .failure(RequestError(response: response, content: data, cause: nil, timestamp: now))
+        }
+        return .success(Entity(response: response, content: data ?? Data(), timestamp: now))
     }
 }
