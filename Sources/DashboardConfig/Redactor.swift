@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ResourceEngine
 import Synchronization
 
@@ -52,16 +53,40 @@ public struct Redactor: Sendable {
     /// `text` with every secret, URL password and credential-like query value masked.
     public func redact(_ text: String) -> String {
         var out = text
-        for secret in secrets where out.contains(secret) {
+        for secret in secrets where Redactor.occurs(secret, in: out) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
         if let live {
-            for secret in live.all where out.contains(secret) {
+            for secret in live.all where Redactor.occurs(secret, in: out) {
                 out = out.replacingOccurrences(of: secret, with: Redactor.mask)
             }
         }
-        if out.contains("://") || out.contains("=") { out = Redactor.maskURLCredentials(out) }
+        if Redactor.occurs("://", in: out) || Redactor.occurs("=", in: out) { out = Redactor.maskURLCredentials(out) }
         return out
+    }
+
+    /// True when `needle` occurs in `haystack`, byte for byte in UTF-8 (`memchr` and `memcmp`). Every string of
+    /// every response shown passes here: Foundation's `contains` bridges both to `NSString`
+    /// (two allocations per call), which was the largest allocator per probe.
+    static func occurs(_ needle: String, in haystack: String) -> Bool {
+        var needle = needle
+        var haystack = haystack
+        return needle.withUTF8 { needleBytes in
+            haystack.withUTF8 { haystackBytes in
+                guard !needleBytes.isEmpty else { return true }
+                guard let base = haystackBytes.baseAddress, let wanted = needleBytes.baseAddress,
+                    haystackBytes.count >= needleBytes.count
+                else { return false }
+                let last = haystackBytes.count - needleBytes.count  // the last index a match can start at
+                var start = 0
+                while start <= last {
+                    guard let found = memchr(base + start, Int32(wanted.pointee), last - start + 1) else { return false }
+                    if memcmp(found, wanted, needleBytes.count) == 0 { return true }
+                    start = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                }
+                return false
+            }
+        }
     }
 
     /// `json` with every string (member names included) redacted.
