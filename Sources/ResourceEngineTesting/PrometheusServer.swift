@@ -70,7 +70,7 @@ public final class PrometheusServer: Sendable {
     deinit { stop() }
 
     /// A port nothing listens on right now (bound to 0, read, closed).
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }

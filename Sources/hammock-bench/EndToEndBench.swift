@@ -128,15 +128,11 @@ enum EndToEndBench {
     static func floor(bench: String, endpoints: Int, seconds: Double, curl: Bool = false, warmup: Double = 3) async throws -> Result {
         let (server, counter) = try await startServer()
         let pid = try spawn([bench, curl ? "floor-worker-curl" : "floor-worker", server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
-        try await Task.sleep(for: .seconds(warmup))
-        _ = await counter.reset()
-        let figures = await measure(pid: pid, seconds: seconds)
-        let probes = Double(await counter.reset()) / figures.seconds
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
         await server.stop()
-        return Result(label: curl ? "CurlProvider loop (floor)" : "URLSession loop (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+        return Result(
+            label: curl ? "CurlProvider loop (floor)" : "URLSession loop (floor)", endpoints: endpoints, figures: result.figures,
+            probesPerSecond: result.probes)
     }
 
     /// `hammock-curl-floor`: libcurl's multi interface in C, N reused handles, nothing else.
@@ -145,15 +141,9 @@ enum EndToEndBench {
         guard FileManager.default.isExecutableFile(atPath: floor) else { return nil }
         let (server, counter) = try await startServer()
         let pid = try spawn([floor, server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
-        try await Task.sleep(for: .seconds(warmup))
-        _ = await counter.reset()
-        let figures = await measure(pid: pid, seconds: seconds)
-        let probes = Double(await counter.reset()) / figures.seconds
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
         await server.stop()
-        return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: figures, probesPerSecond: probes)
+        return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
     }
 
     /// A peer, when its Debian package is installed: monit checking N HTTP endpoints every
@@ -180,8 +170,18 @@ enum EndToEndBench {
         try control.write(toFile: file, atomically: true, encoding: .utf8)
         chmod(file, 0o600)
         let pid = try spawn([monit, "-I", "-c", file])
+        usleep(500_000)
+        guard stillRunning(pid) else {
+            print("  (monit exited at start; no row)")
+            await server.stop()
+            return nil
+        }
         let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
         await server.stop()
+        guard result.figures.rssAverageMiB > 0 else {
+            print("  (monit stopped during the run; no row)")
+            return nil
+        }
         return Result(label: "monit (peer)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
     }
 
@@ -197,9 +197,14 @@ enum EndToEndBench {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n".write(toFile: directory + "/blackbox.yml", atomically: true, encoding: .utf8)
-        let listen = "127.0.0.1:\(Int(server.port) + 1)"
+        let listen = "127.0.0.1:\(try PrometheusServer.freePort())"
         let pid = try spawn([exporter, "--config.file=\(directory)/blackbox.yml", "--web.listen-address=\(listen)", "--log.level=error"])
         usleep(500_000)
+        guard stillRunning(pid) else {
+            print("  (blackbox_exporter exited at start; no row)")
+            await server.stop()
+            return nil
+        }
         let base = "http://\(listen)/probe?module=http_2xx&target=\(server.baseURL)"
         let driving = try spawn([driver, base, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
         let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
@@ -207,7 +212,17 @@ enum EndToEndBench {
         var status: Int32 = 0
         waitpid(driving, &status, 0)
         await server.stop()
+        guard result.figures.rssAverageMiB > 0, result.probes > 0 else {
+            print("  (blackbox_exporter stopped or probed nothing during the run; no row)")
+            return nil
+        }
         return Result(label: "blackbox_exporter (peer)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
+    }
+
+    /// True while `pid` has not exited (reaping it if it has).
+    private static func stillRunning(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
     }
 
     /// Measures `pid` after a warm-up, counting the probes the server saw, then ends it.
