@@ -135,11 +135,16 @@ extension DashboardSpec {
         WrittenURL.absolute(base: spec.baseURL?.value, written: login.url.value, params: [])
     }
 
+    /// The login request's resource: the one the session loads and the event log observes.
+    @MainActor
+    private func loginResource(_ login: LoginSpec, of spec: ServiceSpec, in service: Service) -> Resource? {
+        loginURL(login, of: spec).map { service.resource(absoluteURL: $0).withLoadRequest(login.loadRequest) }
+    }
+
     /// The session for a service's login: one per service and login request.
     @MainActor
     private func loginSession(_ login: LoginSpec, of spec: ServiceSpec, in service: Service) -> LoginSession? {
-        guard let url = loginURL(login, of: spec) else { return nil }
-        let resource = service.resource(absoluteURL: url).withLoadRequest(login.loadRequest)
+        guard let resource = loginResource(login, of: spec, in: service) else { return nil }
         return LoginSession(spec: login, resource: resource, secrets: liveSecrets, retryAfterFailure: spec.retry ?? self.service.retry ?? 1)
     }
 
@@ -149,9 +154,9 @@ extension DashboardSpec {
     @MainActor
     public func loginResources(in service: Service) -> [(name: String, displayURL: String, resource: Resource)] {
         allServices.compactMap { spec in
-            guard case .session(let login) = spec.auth, let url = loginURL(login, of: spec) else { return nil }
+            guard case .session(let login) = spec.auth, let resource = loginResource(login, of: spec, in: service) else { return nil }
             let display = WrittenURL.absolute(base: spec.baseURL?.display, written: login.url.display, params: [], encoding: false) ?? login.url.display
-            return ("login \(spec.name ?? "service")", display, service.resource(absoluteURL: url).withLoadRequest(login.loadRequest))
+            return ("login \(spec.name ?? "service")", display, resource)
         }
     }
 
