@@ -13,6 +13,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench engine                    in-process figures only (seconds)
 ///     .build/release/hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
+///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
     @MainActor
@@ -20,9 +21,9 @@ struct Bench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = usageProblem(arguments) {
             let usage = """
-                usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--output FILE]
-                       hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl]
-                       hammock-bench serve
+                usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--origin builtin|nginx] [--output FILE]
+                       hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
+                       hammock-bench serve [--origin builtin|nginx]
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -39,10 +40,22 @@ struct Bench {
         }
         do {
             if arguments.first == "serve" {
-                // A bench server for experiments by hand: prints its base URL, serves until killed.
-                let (server, _) = try await EndToEndBench.startServer()
+                // A bench origin for experiments by hand: prints its base URL, serves until killed.
+                let server = try await EndToEndBench.startServer()
                 FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
-                while true { try await Task.sleep(for: .seconds(3600)) }
+                // nginx is a process of its own: stop it on the way out.
+                let (stopping, continuation) = AsyncStream<Void>.makeStream()
+                let sources = [SIGINT, SIGTERM, SIGHUP].map { signal in
+                    Glibc.signal(signal, SIG_IGN)
+                    let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
+                    source.setEventHandler { continuation.yield() }
+                    source.resume()
+                    return source
+                }
+                for await _ in stopping { break }
+                sources.forEach { $0.cancel() }
+                await server.stop()
+                exit(0)
             }
             if arguments.first == "soak" {
                 try await Soak.run(
@@ -67,7 +80,7 @@ struct Bench {
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
         let commands = ["engine", "soak", "serve"]
         let flags = ["--quick", "--floor", "--floor-curl"]
-        let valued = ["--sizes", "--output", "--minutes", "--endpoints"]
+        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin"]
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -83,12 +96,21 @@ struct Bench {
                 if argument == "--minutes" || argument == "--endpoints", (Double(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive number"
                 }
+                if argument == "--origin" {
+                    guard let kind = BenchOrigin.Kind(rawValue: arguments[index + 1]) else { return "--origin is builtin or nginx" }
+                    if kind == .nginx, BenchOrigin.nginxPath == nil { return "--origin nginx needs nginx: sudo apt-get install nginx-light" }
+                }
                 index += 2
             } else {
                 return "unknown argument '\(argument)'"
             }
         }
         return nil
+    }
+
+    /// The origin named by `--origin` (the built-in server when absent).
+    static var origin: BenchOrigin.Kind {
+        CommandLine.arguments.firstIndex(of: "--origin").flatMap { CommandLine.arguments.indices.contains($0 + 1) ? BenchOrigin.Kind(rawValue: CommandLine.arguments[$0 + 1]) : nil } ?? .builtin
     }
 
     static func value(after flag: String, in arguments: [String]) -> Double? {
@@ -184,7 +206,7 @@ struct Bench {
 
     static func printEndToEnd(_ results: [EndToEndBench.Result]) {
         for result in results {
-            var line = String(format: "  %-32@ N=%-5d CPU %5.1f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            var line = "  " + result.label.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: " N=%-5d CPU %5.1f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
             if let perProbe = result.cpuMicrosecondsPerProbe { line += String(format: "  %4.0f µs/probe", perProbe) }
             if let allocations = result.allocationsPerProbe { line += String(format: "  %4.0f allocs/probe", allocations) }
             print(line)
@@ -199,7 +221,7 @@ enum Soak {
     ///   `floor-worker-curl`: CurlProvider).
     static func run(minutes: Double, endpoints: Int, floor: String?) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
-        let (server, counter) = try await EndToEndBench.startServer()
+        let server = try await EndToEndBench.startServer()
         let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
         var dashboard: EndToEndBench.DashboardRun?
         let pid: pid_t
@@ -212,7 +234,7 @@ enum Soak {
         }
         print("soak\(floor.map { " (\($0))" } ?? ""): \(endpoints) endpoints for \(minutes) min (pid \(pid))")
         let figures = await EndToEndBench.measure(pid: pid, seconds: minutes * 60)
-        let probes = Double(await counter.reset()) / figures.seconds
+        let probes = Double(await server.probes()) / figures.seconds
         dashboard?.stop()
         if floor != nil { kill(pid, SIGKILL) }
         await server.stop()

@@ -1,5 +1,4 @@
 import CurlNetworking
-import FlyingFox
 import Foundation
 import Glibc
 #if canImport(FoundationNetworking)
@@ -24,25 +23,9 @@ enum EndToEndBench {
         }
     }
 
-    actor Counter {
-        var count = 0
-        func hit() { count += 1 }
-        func reset() -> Int {
-            defer { count = 0 }
-            return count
-        }
-    }
-
-    /// A server on 127.0.0.1 answering `/e/N` with a small JSON body, counting requests.
-    static func startServer() async throws -> (LocalTestServer, Counter) {
-        let counter = Counter()
-        let server = try await LocalTestServer.start { server in
-            await server.appendRoute("GET /e/*") { _ in
-                await counter.hit()
-                return HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "application/json"]), body: Data(#"{"status":"UP","version":"1.4.2","uptime":12345}"#.utf8))
-            }
-        }
-        return (server, counter)
+    /// The origin the run polls: `--origin nginx` or the built-in FlyingFox server.
+    static func startServer() async throws -> BenchOrigin {
+        try await BenchOrigin.start(Bench.origin)
     }
 
     static func config(endpoints: Int, baseURL: String, every: String = "1s") throws -> String {
@@ -67,13 +50,13 @@ enum EndToEndBench {
     /// `hammock CONFIG` under tmux at 200×60: the dashboard draws for real; only its process is
     /// measured. `every` longer than the run measures it idle: loaded once, then only its clock.
     static func dashboard(hammock: String, endpoints: Int, seconds: Double, every: String = "1s", warmup: Double = 3) async throws -> Result {
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL, every: every)
         let run = try DashboardRun(hammock: hammock, config: path)
         try await Task.sleep(for: .seconds(warmup))
-        _ = await counter.reset()
+        _ = await server.probes()
         let figures = await measure(pid: run.pid, seconds: seconds)
-        let probes = Double(await counter.reset()) / figures.seconds
+        let probes = Double(await server.probes()) / figures.seconds
         run.stop()
         await server.stop()
         let label = every == "1s" ? "hammock (dashboard under tmux)" : "hammock idle (every \(every))"
@@ -84,7 +67,7 @@ enum EndToEndBench {
     /// refreshing every minute), under tmux at 200×60: the median of `runs` starts, each with an
     /// empty cache. The config is read, the panes are built and drawn; loads start after the frame.
     static func startUp(hammock: String, panes: Int, runs: Int = 3) async throws -> Double {
-        let (server, _) = try await startServer()
+        let server = try await startServer()
         let path = try config(endpoints: panes, baseURL: server.baseURL, every: "1m")
         var times: [Double] = []
         for _ in 0..<runs {
@@ -126,9 +109,9 @@ enum EndToEndBench {
     /// `hammock-bench floor-worker`: N GETs every second and nothing else, through URLSession or,
     /// with `curl`, through the `CurlProvider` that `hammock` uses.
     static func floor(bench: String, endpoints: Int, seconds: Double, curl: Bool = false, warmup: Double = 3) async throws -> Result {
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let pid = try spawn([bench, curl ? "floor-worker-curl" : "floor-worker", server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
-        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         await server.stop()
         return Result(
             label: curl ? "CurlProvider loop (floor)" : "URLSession loop (floor)", endpoints: endpoints, figures: result.figures,
@@ -139,9 +122,9 @@ enum EndToEndBench {
     static func cFloor(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
         let floor = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
         guard FileManager.default.isExecutableFile(atPath: floor) else { return nil }
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let pid = try spawn([floor, server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
-        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         await server.stop()
         return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
     }
@@ -150,7 +133,7 @@ enum EndToEndBench {
     /// second (`set daemon 1`, one `check host` per endpoint).
     static func monit(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
         guard let monit = ["/usr/bin/monit", "/usr/sbin/monit"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-monit-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -176,7 +159,7 @@ enum EndToEndBench {
             await server.stop()
             return nil
         }
-        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         await server.stop()
         guard result.figures.rssAverageMiB > 0 else {
             print("  (monit stopped during the run; no row)")
@@ -192,7 +175,7 @@ enum EndToEndBench {
         let exporter = "/usr/bin/prometheus-blackbox-exporter"
         let driver = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
         guard FileManager.default.isExecutableFile(atPath: exporter), FileManager.default.isExecutableFile(atPath: driver) else { return nil }
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-blackbox-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -207,7 +190,7 @@ enum EndToEndBench {
         }
         let base = "http://\(listen)/probe?module=http_2xx&target=\(server.baseURL)"
         let driving = try spawn([driver, base, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
-        let result = await sample(pid: pid, counter: counter, seconds: seconds, warmup: warmup)
+        let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         kill(driving, SIGKILL)
         var status: Int32 = 0
         waitpid(driving, &status, 0)
@@ -226,11 +209,11 @@ enum EndToEndBench {
     }
 
     /// Measures `pid` after a warm-up, counting the probes the server saw, then ends it.
-    private static func sample(pid: pid_t, counter: Counter, seconds: Double, warmup: Double) async -> (figures: ProcessSampler.Figures, probes: Double) {
+    private static func sample(pid: pid_t, origin: BenchOrigin, seconds: Double, warmup: Double) async -> (figures: ProcessSampler.Figures, probes: Double) {
         try? await Task.sleep(for: .seconds(warmup))
-        _ = await counter.reset()
+        _ = await origin.probes()
         let figures = await measure(pid: pid, seconds: seconds)
-        let probes = Double(await counter.reset()) / figures.seconds
+        let probes = Double(await origin.probes()) / figures.seconds
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -245,15 +228,15 @@ enum EndToEndBench {
         let countFile = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-mallocs-\(getpid())").path
         guard FileManager.default.createFile(atPath: countFile, contents: Data(count: 8)) else { return nil }
         defer { unlink(countFile) }
-        let (server, counter) = try await startServer()
+        let server = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL)
         let run = try DashboardRun(hammock: hammock, config: path, environment: ["LD_PRELOAD": library, "HAMMOCK_MALLOC_COUNT_FILE": countFile])
         try await Task.sleep(for: .seconds(warmup))
         let before = readCount(countFile)
-        _ = await counter.reset()
+        _ = await server.probes()
         try await Task.sleep(for: .seconds(seconds))
         let after = readCount(countFile)
-        let probes = await counter.reset()
+        let probes = await server.probes()
         run.stop()
         await server.stop()
         guard let before, let after, probes > 0 else { return nil }

@@ -8,10 +8,14 @@ enum Report {
     ) -> String {
         let isStatic = Linkage.isStatic(executable: hammock)
         let build = isStatic ? "-c release --static-swift-stdlib" : "-c release"
+        let command = (["hammock-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        let origin = Bench.origin == .nginx
+            ? "Debian's nginx (one worker, `return 200` with the same JSON body) on 127.0.0.1"
+            : "FlyingFox server on 127.0.0.1 in the benchmark process"
         var text = """
             # Benchmarks
 
-            Measured by `swift build \(build) && .build/release/hammock-bench --output docs/benchmarks.md` (release build,
+            Measured by `swift build \(build) && .build/release/\(command)` (release build,
             \(isStatic ? "Swift runtime linked statically" : "Swift runtime linked dynamically")) on \(machine()).
             Figures from one run; rerun the command to reproduce.
 
@@ -27,7 +31,7 @@ enum Report {
             ## End to end: polling N endpoints every second
 
             The real `hammock` dashboard runs under tmux at 200×60, drawing for real, against a
-            FlyingFox server on 127.0.0.1 in the benchmark process; every pane refreshes every
+            \(origin); every pane refreshes every
             second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
             `/proc` every 250 ms over \(Int(seconds)) s after a 3 s warm-up: CPU % of one core =
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
