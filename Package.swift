@@ -82,6 +82,7 @@ let package = Package(
         .systemLibrary(
             name: "CNCursesW", path: "Modules/CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(name: "CMalloc", path: "Modules/CMalloc"),
         .target(name: "CTerminalRestore"),
         .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI"], swiftSettings: strict),
         .systemLibrary(
@@ -91,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "hammock",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI",
+                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMalloc",
                 "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

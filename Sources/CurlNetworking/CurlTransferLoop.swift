@@ -45,14 +45,23 @@ final class CurlTransferLoop: @unchecked Sendable {
 
     /// Hands a transfer to the loop; it starts on the loop's next turn.
     func add(_ transfer: CurlTransfer) {
-        inbox.withLock { $0.added.append(transfer) }
-        curl_multi_wakeup(multi)
+        post { $0.added.append(transfer) }
     }
 
     /// Stops a transfer and drops it (its completion has already been claimed by the caller).
     func cancel(_ id: Int) {
-        inbox.withLock { $0.cancelled.append(id) }
-        curl_multi_wakeup(multi)
+        post { $0.cancelled.append(id) }
+    }
+
+    /// Puts work in the inbox and wakes the loop, unless work already waiting there has woken it
+    /// (the loop empties the inbox only after a wakeup, so one per batch is enough).
+    private func post(_ change: (inout Inbox) -> Void) {
+        let wasEmpty = inbox.withLock { inbox -> Bool in
+            let empty = inbox.added.isEmpty && inbox.cancelled.isEmpty && !inbox.stopping
+            change(&inbox)
+            return empty
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
     }
 
     /// Cancels everything still running and ends the thread.

@@ -4,7 +4,7 @@ import ResourceEngineTesting
 /// Writes the results as docs/benchmarks.md, with the machine and the command.
 enum Report {
     static func markdown(
-        rows: [Row], endToEnd: [EndToEndBench.Result], startUp: [(panes: Int, seconds: Double)], seconds: Double, hammock: String
+        rows: [Row], endToEnd: [EndToEndBench.Result], startUp: [(panes: Int, seconds: Double)], seconds: Double, warmup: Double, hammock: String
     ) -> String {
         let isStatic = Linkage.isStatic(executable: hammock)
         let build = isStatic ? "-c release --static-swift-stdlib" : "-c release"
@@ -33,7 +33,8 @@ enum Report {
             The real `hammock` dashboard runs under tmux at 200×60, drawing for real, against a
             \(origin); every pane refreshes every
             second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
-            `/proc` every 250 ms over \(Int(seconds)) s after a 3 s warm-up: CPU % of one core =
+            `/proc` every 250 ms over \(Int(seconds)) s, after a \(Int(warmup)) s warm-up for hammock (its memory
+            settles as probe histories fill) and 3 s for the others: CPU % of one core =
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
             server. Three floors make the same requests at the same rate and do nothing else:
             `hammock-curl-floor` (libcurl's multi interface in C, handles reused), a plain loop over

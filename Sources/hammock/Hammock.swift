@@ -28,6 +28,11 @@ struct Hammock: AsyncParsableCommand {
         subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Init.self],
         defaultSubcommand: Open.self)
 
+    static func main() async {
+        MallocArenas.limit(environment: ProcessInfo.processInfo.environment)
+        await main(nil)
+    }
+
     /// The transport every command uses: libcurl directly (see `CurlProvider` for why not URLSession).
     @MainActor
     static func networking() -> any NetworkingProvider {

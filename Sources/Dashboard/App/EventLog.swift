@@ -17,14 +17,19 @@ public struct EventLog: Sendable {
     }
 
     public let capacity: Int
-    public private(set) var entries: [Entry] = []
+    /// Up to twice the capacity: trimming in halves makes an append O(1) amortised (dropping one
+    /// from the front of 500 on every event moved the whole array, once per probe).
+    private var storage: [Entry] = []
+
+    /// The newest `capacity` entries, oldest first.
+    public var entries: ArraySlice<Entry> { storage.suffix(capacity) }
 
     public init(capacity: Int = 500) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
     }
 
     public mutating func append(_ entry: Entry) {
-        entries.append(entry)
-        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        storage.append(entry)
+        if storage.count >= 2 * capacity { storage.removeFirst(storage.count - capacity) }
     }
 }
