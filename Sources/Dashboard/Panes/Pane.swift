@@ -88,11 +88,14 @@ public final class Pane {
         return resource.latestData
     }
 
+    /// Asked for every pane on every frame (the header's counts): it looks at the resource
+    /// without copying its entity (`shownEntity != nil` is "an expected error, or data").
     public var health: Health {
-        if resource.latestError != nil, !errorIsExpected { return .failing }
+        let expected = errorIsExpected
+        if !expected, resource.latestError != nil { return .failing }
         if contentProblem != nil { return .failing }
         if unmetExpectation != nil { return .unmet }
-        if shownEntity != nil { return .ok }
+        if expected || resource.latestData != nil { return .ok }
         return resource.isLoading ? .loading : .waiting
     }
 
