@@ -15,7 +15,7 @@ public enum ConfigLoader {
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "thresholds"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -571,9 +571,11 @@ public enum ConfigLoader {
         if let entry = value("every") {
             if let seconds = reader.duration(entry.value, "every", minimum: minimumEvery) { every = seconds } else { ok = false }
         }
-        let fields = value("fields").flatMap { reader.stringList($0.value, "fields") }
-        let columns = value("columns").flatMap { reader.stringList($0.value, "columns") }
-        var show: ShowMode = fields != nil ? .fields : columns != nil ? .table : .json
+        let fields = value("fields").flatMap { readDisplayFields($0.value, "fields", reader: &reader) }
+        let columns = value("columns").flatMap { readDisplayFields($0.value, "columns", reader: &reader) }
+        if value("fields") != nil, fields == nil { ok = false }
+        if value("columns") != nil, columns == nil { ok = false }
+        var show: ShowMode = value("fields") != nil ? .fields : value("columns") != nil ? .table : .json
         if let entry = value("show"), let name = reader.string(entry.value, "show") {
             if let mode = ShowMode(rawValue: name) {
                 show = mode
@@ -590,9 +592,25 @@ public enum ConfigLoader {
             reader.problem(at: entry.keyNode, "columns only apply to show: table (this pane shows \(show.rawValue)\(show == .fields ? "; use fields" : ""))")
             ok = false
         }
-        for (list, what) in [(fields, "fields"), (columns, "columns")] {
-            for path in list ?? [] where (try? JSONPath(path)) == nil {
-                reader.problem(at: value(what)?.value, "\(what): \"\(path)\" is not a valid path")
+        var format: ValueFormat?
+        if let entry = value("format") {
+            if show != .value {
+                reader.problem(at: entry.keyNode, "format applies to show: value (for fields and columns, give each entry its own: { path: size, format: bytes })")
+                ok = false
+            } else if let parsed = readFormat(entry.value, reader: &reader) {
+                format = parsed
+            } else {
+                ok = false
+            }
+        }
+        var thresholds: Thresholds?
+        if let entry = value("thresholds") {
+            if show != .value {
+                reader.problem(at: entry.keyNode, "thresholds apply to show: value (this pane shows \(show.rawValue))")
+                ok = false
+            } else if let parsed = readThresholds(entry.value, reader: &reader) {
+                thresholds = parsed
+            } else {
                 ok = false
             }
         }
@@ -680,6 +698,8 @@ public enum ConfigLoader {
         pane.service = serviceName
         pane.pipeline = pipeline
         pane.withoutAuth = withoutAuth
+        pane.format = format
+        pane.thresholds = thresholds
         return pane
     }
 }

@@ -29,7 +29,10 @@ panes:
     resource: /health
     every: 2s
     show: fields
-    fields: [status, version, uptime]
+    fields:
+      - { path: status, colors: { UP: green, DOWN: red } }   # the value's own colour
+      - version
+      - uptime
     # Conditions every response must meet; a pane that misses one turns yellow and says why.
     expect: ["status == 200", "latency < 500ms", "body.status == UP"]
     history: 120           # probes kept for the sparkline and p50/p95 (they survive a restart)
@@ -38,7 +41,10 @@ panes:
     params: { state: open }
     every: 5s
     show: table
-    columns: [id, customer, total]
+    columns:
+      - { path: id, label: Order }
+      - { path: customer, label: Customer }
+      - { path: total, label: Total, format: number }  # 1,234.5 (v shows values raw)
     expect: ["body.count > 0"]     # body is what the pipeline made: the items list
   - title: Payments
     resource: /payments

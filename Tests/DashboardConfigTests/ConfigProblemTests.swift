@@ -240,3 +240,46 @@ import Testing
         }
     }
 }
+
+/// `fields`, `columns`, `format` and `thresholds` mistakes, with their positions.
+extension ConfigProblemTests {
+    @Test func badDisplayEntriesAreNamedWhereTheyAre() {
+        let text = """
+            service: { baseURL: https://x.test/ }
+            panes:
+              - title: A
+                resource: /a
+                fields:
+                  - { path: size, format: byte }
+                  - { path: health, colors: { up: grean } }
+                  - { label: Nothing }
+                  - { path: x, width: 10, lable: X }
+              - title: B
+                resource: /b
+                show: table
+                columns: [{ path: a, width: wide }, { path: "b[", label: B }]
+                format: bytes
+              - title: C
+                resource: /c
+                show: value
+                thresholds: { warn: "> ", fail: "> 0.9", critical: "> 1" }
+              - title: D
+                resource: /d
+                show: fields
+                thresholds: { fail: "> 1" }
+            """
+        #expect(problems(text) == [
+            #"hammock.yaml:6:31: unknown format "byte" (one of number, bytes, percent, duration, age, time) (did you mean "bytes"?)"#,
+            #"hammock.yaml:7:39: unknown colour "grean" (one of red, green, yellow, blue, magenta, cyan, white, gray) (did you mean "green"?)"#,
+            #"hammock.yaml:8:9: an entry of fields needs a path, e.g. { path: status, label: Status }"#,
+            #"hammock.yaml:9:20: width only applies to columns"#,
+            #"hammock.yaml:9:31: unknown key "lable" in an entry of fields (did you mean "label"?)"#,
+            #"hammock.yaml:13:33: width must be a number of columns or fill"#,
+            #"hammock.yaml:13:49: columns: "b[" is not a valid path"#,
+            #"hammock.yaml:14:5: format applies to show: value (for fields and columns, give each entry its own: { path: size, format: bytes })"#,
+            #"hammock.yaml:18:25: thresholds.warn: expected a value after >, e.g. "> 0.8""#,
+            #"hammock.yaml:18:46: unknown key "critical" in thresholds"#,
+            #"hammock.yaml:22:5: thresholds apply to show: value (this pane shows fields)"#,
+        ])
+    }
+}

@@ -48,7 +48,9 @@ import Testing
         let health = try await snapshot("health.yaml", demo)
         #expect(health.status == 0, "\(health.lines.joined(separator: "\n"))")
         #expect(health.lines[0].contains("3 panes  ✓3 ✗0"))
-        #expect(health.lines.contains { $0.contains("build.version  3.2.1") })
+        #expect(health.lines.contains { $0.contains("version  3.2.1") })
+        #expect(health.lines.contains { $0.contains("built    ") && $0.contains(" ago") }, "an ISO 8601 time as an age")
+        #expect(health.lines.contains { $0.contains("disk free  ") && $0.contains(" GiB") }, "bytes")
         #expect(health.lines.contains { $0.contains("│ status") && $0.contains("UP") })
 
         let users = try await snapshot("paginated.yaml", demo)
@@ -96,8 +98,11 @@ import Testing
 
         let api = try await snapshot("prometheus.yaml", environment)
         #expect(api.lines.contains { $0.contains("Prometheus Server is Healthy.") })
-        #expect(api.lines.contains { $0.contains("data.version") && $0.contains("2.") })
-        #expect(api.lines[0].contains("4 panes"))
+        #expect(api.lines.contains { $0.contains("version ") && $0.contains("2.") }, "labelled by the path's last segment")
+        #expect(api.lines[0].contains("6 panes"))
+        #expect(api.lines.contains { $0.contains("Job ") && $0.contains("Health  Scrape  Last  Error") }, "the targets' column labels")
+        #expect(api.lines.contains { $0.contains("Series ") }, "the TSDB pane's labels")
+        #expect(!api.lines.contains { $0.contains("in long") || $0.contains("9223372036854775807") && $0.contains("ago") })
 
         let metrics = try await snapshot("metrics.yaml", environment)
         #expect(metrics.status == 0)

@@ -70,6 +70,7 @@ extension DashboardApp {
         case .character("t"): selectedPane?.retry()
         case .character("R"): reloadAll()
         case .character("p"): isPaused.toggle()
+        case .character("v"): valueDisplay.raw.toggle()
         case .character("s"):
             let current = selectedPane
             sortFailingFirst.toggle()

@@ -64,6 +64,7 @@ extension DashboardApp {
         if isPaused { state += "  ⏸ paused" }
         if !filter.isEmpty || mode == .filtering { state += "  /\(filter)" }
         if sortFailingFirst { state += "  failing first" }
+        if valueDisplay.raw { state += "  raw values" }
         let count = "\(panes.count) pane\(panes.count == 1 ? "" : "s")"
         // Narrowing drops the file name, then the title, then the clock: the counts stay.
         let lefts = [" \(spec.title) · \(file) · \(count)  \(state)", " \(spec.title) · \(count)  \(state)", " \(state)"]
@@ -87,6 +88,8 @@ extension DashboardApp {
                 hints = " j/k scroll  PgUp/PgDn page  r reload  t retry  Esc back  q quit"
             } else {
                 var keys = ["r reload", "t retry", "R reload all", "tab next", "⏎ zoom", "e events", "/ filter", "s sort", isPaused ? "p resume" : "p pause", "q quit"]
+                // `v` is in the help; while values are raw, the way back is shown.
+                if valueDisplay.raw { keys.insert("v formatted", at: 0) }
                 if selectedPane?.health != .failing { keys.removeAll { $0 == "t retry" } }
                 hints = " " + keys.joined(separator: "  ")
             }
@@ -103,6 +106,7 @@ extension DashboardApp {
         "e          recent resource events",
         "/          filter panes by title or URL",
         "s          sort failing panes first",
+        "v          raw values / formatted values (bytes, durations, ages…)",
         "p          pause / resume automatic refresh",
         "Ctrl-Z     suspend      q / Ctrl-C  quit",
     ]

@@ -39,6 +39,8 @@ public final class DashboardApp {
     let scheduler: any DashboardScheduler
     let makeService: @MainActor (DashboardSpec) -> Service
     let timeZone: TimeZone
+    /// Formatted or raw values (`v`), shared by every pane.
+    public let valueDisplay: ValueDisplay
     /// The least time between frames caused by background activity (resource events, ticks).
     /// Keys and resizes draw on the next main-queue turn regardless.
     let minimumFrameInterval: Double
@@ -125,6 +127,7 @@ public final class DashboardApp {
         self.clock = clock
         self.scheduler = scheduler
         self.timeZone = timeZone
+        self.valueDisplay = ValueDisplay(timeZone: timeZone) { [clock] in clock.now }
         self.makeService = makeService
         self.service = makeService(spec)
         self.redactor = Redactor(spec)
@@ -209,7 +212,7 @@ public final class DashboardApp {
             let id = ObjectIdentifier(resource)
             let pane = Pane(
                 spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec), displayURL: spec.displayURL(for: paneSpec),
-                redactor: redactor
+                redactor: redactor, display: valueDisplay
             ) { [weak self] in
                 self?.send(.resourceChanged)
             }
@@ -400,6 +403,7 @@ public final class DashboardApp {
         var next = Formatting.untilClockChanges(now)
         for pane in panes {
             if let data = pane.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
+            if let until = pane.contentValidUntil { next = min(next, max(0, until - now)) }
         }
         // A little past the boundary, so the tick reads the new text.
         return max(0.05, next + 0.01)

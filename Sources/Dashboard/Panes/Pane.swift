@@ -43,13 +43,16 @@ public final class Pane {
     var cadence: ScheduledAction?
     var cadenceDue: TimeInterval?
     private var cachedContent: PaneContent?
+    /// Formatted or raw values, the clock ages are read against (shared by the dashboard's panes).
+    let display: ValueDisplay
 
     /// Starts observing `resource`; `onChange` is called after every event and overlay change.
     public init(
         spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, displayURL: String? = nil, redactor: Redactor = .none,
-        onChange: @escaping @MainActor () -> Void
+        display: ValueDisplay = ValueDisplay(), onChange: @escaping @MainActor () -> Void
     ) {
         self.spec = spec
+        self.display = display
         self.resource = resource
         self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
         self.redactor = redactor
@@ -122,10 +125,13 @@ public final class Pane {
     var content: PaneContent? {
         guard let entity = shownEntity else { return nil }
         if let cachedContent { return cachedContent }
-        let content = PaneContent(spec: spec, content: redactor.redact(content: entity.content))
+        let content = PaneContent(spec: spec, content: redactor.redact(content: entity.content), display: display)
         cachedContent = content
         return content
     }
+
+    /// When what the pane shows stops being true by itself (a formatted age), or nil.
+    var contentValidUntil: TimeInterval? { cachedContent?.formattedValidUntil }
 
     /// Re-checks the expectations and whether the content can be shown, after a finished load.
     /// Returns which verdicts changed.

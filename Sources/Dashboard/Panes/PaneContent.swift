@@ -16,10 +16,12 @@ final class PaneContent {
     let content: any Sendable
     /// The value after `select`, or a message saying why select did not fit.
     let selected: Result<JSON, PaneContentError>
+    let display: ValueDisplay
 
-    init(spec: PaneSpec, content: any Sendable) {
+    init(spec: PaneSpec, content: any Sendable, display: ValueDisplay = ValueDisplay()) {
         self.spec = spec
         self.content = content
+        self.display = display
         selected = PaneContent.select(spec.select, in: PaneContent.json(from: content))
     }
 
@@ -35,14 +37,71 @@ final class PaneContent {
 
     // Derived once, on first use, and bounded (see `Limits`).
     private var cachedPairs: [(key: String, value: String)]?
+    private var cachedFieldStyles: [Style?] = []
+    private var cachedCellStyles: [[Style?]] = []
     private var cachedKeyWidth = 0
     private var cachedTable: (header: [String], rows: [[String]], naturalWidths: [Int])?
     private var cachedLines: [String]?
     private var cachedInline: String?
     private var cachedSummary: String?
+    private var cachedValueStyle: Style?
     /// Per width: wrapped rows before each source line (prefix sums), so a frame wraps only the
     /// lines it shows.
     private var wrappedStarts: [Int: [Int]] = [:]
+    /// What the formatted texts above were made for: raw or not, and until when they read true
+    /// (an age, `5m ago`, changes with the clock).
+    private var formattedFor: (raw: Bool, validUntil: TimeInterval)?
+
+    /// When the texts shown stop being true by themselves (an age ticking over), or nil.
+    var formattedValidUntil: TimeInterval? {
+        formattedFor.flatMap { $0.validUntil.isFinite ? $0.validUntil : nil }
+    }
+
+    /// Drops formatted texts made for another mode or gone stale.
+    private func refreshFormatting() {
+        let now = display.now()
+        if let formattedFor, formattedFor.raw == display.raw, now < formattedFor.validUntil { return }
+        cachedPairs = nil
+        cachedTable = nil
+        cachedInline = nil
+        cachedSummary = nil
+        cachedValueStyle = nil
+        formattedFor = (display.raw, .infinity)
+    }
+
+    /// `value` as the field, column or pane says to show it (raw while `v` is on).
+    private func formatted(_ value: JSON, _ format: ValueFormat?) -> String {
+        guard let format, !display.raw else { return PaneContent.inline(value) }
+        let now = display.now()
+        if let until = ValueFormatter.untilChange(value, format, now: now), let formattedFor {
+            self.formattedFor = (formattedFor.raw, min(formattedFor.validUntil, now + until))
+        }
+        return ValueFormatter.text(value, format, now: now, timeZone: display.timeZone) ?? PaneContent.inline(value)
+    }
+
+    /// The colour a field or column gives this value (matched on the value as received).
+    private static func style(of value: JSON, in field: DisplayField) -> Style? {
+        guard !field.colors.isEmpty else { return nil }
+        let key: String
+        switch value {
+        case .string(let s): key = s
+        default: key = inline(value)
+        }
+        return field.colors[key].map { Style().fg(color($0)) }
+    }
+
+    static func color(_ color: DisplayColor) -> Color {
+        switch color {
+        case .red: .red
+        case .green: .green
+        case .yellow: .yellow
+        case .blue: .blue
+        case .magenta: .magenta
+        case .cyan: .cyan
+        case .white: .white
+        case .gray: .brightBlack
+        }
+    }
 
     /// What a pane keeps for display (see `PaneContentLimits`).
     typealias Limits = PaneContentLimits
@@ -74,14 +133,17 @@ final class PaneContent {
             guard let columns = spec.columns else {
                 return first.objectValue == nil ? "table: expected a list of objects, got a list of \(first.kindName)" : nil
             }
-            let paths = columns.compactMap { PathCache.path($0) }
+            let paths = columns.compactMap { PathCache.path($0.path) }
             let found = items.contains { item in paths.contains { $0.lookup(item) != nil } }
-            return found ? nil : "columns: none of \(columns.joined(separator: ", ")) is in the list's items"
+            return found ? nil : "columns: none of \(columns.map(\.path).joined(separator: ", ")) is in the list's items"
         case .fields:
             guard let fields = spec.fields, !fields.isEmpty else { return nil }
-            let found = fields.contains { PathCache.path($0)?.lookup(value) != nil }
-            return found ? nil : "fields: none of \(fields.joined(separator: ", ")) is in the \(value.kindName)"
-        case .text, .json, .value:
+            let found = fields.contains { PathCache.path($0.path)?.lookup(value) != nil }
+            return found ? nil : "fields: none of \(fields.map(\.path).joined(separator: ", ")) is in the \(value.kindName)"
+        case .value:
+            guard let thresholds = spec.thresholds, thresholds.level(of: value) == .fail, let fail = thresholds.fail else { return nil }
+            return "\(PaneContent.inline(value)) meets the fail threshold \(fail.text.dropFirst(5))"
+        case .text, .json:
             return nil
         }
     }()
@@ -144,6 +206,7 @@ final class PaneContent {
     /// Renders into `area`, scrolled by `scroll` lines.
     func render(into area: Rect, buffer: inout Buffer, scroll: Int) {
         guard !area.isEmpty else { return }
+        refreshFormatting()
         let value: JSON
         switch selected {
         case .success(let v): value = v
@@ -160,12 +223,14 @@ final class PaneContent {
             }
             let pairs = fieldPairs(value)
             let start = min(scroll, max(0, pairs.count - 1))
-            KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
-                .render(into: area, buffer: &buffer)
+            var list = KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
+            list.valueStyles = Array(cachedFieldStyles.dropFirst(start))
+            list.render(into: area, buffer: &buffer)
         case .table:
             let table = tableRows(value)
             if value.arrayValue?.isEmpty == true {
-                let header = spec.columns.map { Table(header: $0, rows: [], naturalWidths: Table.naturalWidths(header: $0, rows: [])) }
+                let labels = spec.columns?.map(\.label)
+                let header = labels.map { Table(header: $0, rows: [], naturalWidths: Table.naturalWidths(header: $0, rows: [])) }
                 header?.render(into: area, buffer: &buffer)
                 let line = Rect(x: area.x, y: area.y + (header == nil ? 0 : 1), width: area.width, height: 1).intersection(area)
                 Paragraph("empty list: no rows", style: Style().dimmed).render(into: line, buffer: &buffer)
@@ -173,8 +238,11 @@ final class PaneContent {
                 Paragraph(problem ?? "table: nothing to show", style: Style().fg(.red)).render(into: area, buffer: &buffer)
             } else {
                 let start = min(scroll, table.rows.count)
-                let visible = Array(table.rows[start..<min(table.rows.count, start + max(0, area.height - 1))])
-                Table(header: table.header, rows: visible, naturalWidths: table.naturalWidths).render(into: area, buffer: &buffer)
+                let end = min(table.rows.count, start + max(0, area.height - 1))
+                var widget = Table(header: table.header, rows: Array(table.rows[start..<end]), naturalWidths: table.naturalWidths)
+                widget.widthRules = (spec.columns ?? []).map(PaneContent.widthRule)
+                widget.cellStyles = Array(cachedCellStyles[min(start, cachedCellStyles.count)..<min(end, cachedCellStyles.count)])
+                widget.render(into: area, buffer: &buffer)
             }
         case .text:
             Paragraph(wrappedRows(value, width: area.width, from: scroll, count: area.height).joined(separator: "\n"), wrap: false)
@@ -185,13 +253,15 @@ final class PaneContent {
             Paragraph(lines[start..<min(lines.count, start + area.height)].joined(separator: "\n"), wrap: false).render(into: area, buffer: &buffer)
         case .value:
             let row = Rect(x: area.x, y: area.y + max(0, (area.height - 1) / 2), width: area.width, height: 1)
-            Paragraph(inlineValue(value), style: Style().bolded, wrap: false, alignment: .center).render(into: row, buffer: &buffer)
+            let text = inlineValue(value)
+            Paragraph(text, style: cachedValueStyle ?? Style().bolded, wrap: false, alignment: .center).render(into: row, buffer: &buffer)
         }
     }
 
     /// What a collapsed pane shows after its status: the fields, or the value, on one line of at
     /// most `Limits.value` characters; built once.
     func summary() -> String {
+        refreshFormatting()
         if let cachedSummary { return cachedSummary }
         guard case .success(let value) = selected else { return "" }
         let text = spec.show == .fields
@@ -205,9 +275,24 @@ final class PaneContent {
     /// The selected value on one line (the `value` view and collapsed panes).
     func inlineValue(_ value: JSON) -> String {
         if let cachedInline { return cachedInline }
-        let text = PaneContent.inline(value)
+        let text = formatted(value, spec.show == .value ? spec.format : nil)
         cachedInline = text
+        var style = Style().bolded
+        switch spec.thresholds?.level(of: value) ?? .normal {
+        case .normal: break
+        case .warn: style = style.fg(.yellow)
+        case .fail: style = style.fg(.red)
+        }
+        cachedValueStyle = style
         return text
+    }
+
+    static func widthRule(_ field: DisplayField) -> Table.ColumnWidth {
+        switch field.width {
+        case .natural: .natural
+        case .fixed(let columns): .fixed(columns)
+        case .fill: .fill
+        }
     }
 
     /// `fields`: the listed paths, or every top-level member.
@@ -215,10 +300,13 @@ final class PaneContent {
         if let cachedPairs { return cachedPairs }
         let pairs: [(key: String, value: String)]
         if let fields = spec.fields {
-            pairs = fields.map { path in
-                let found = PathCache.path(path).flatMap { $0.lookup(value) }
-                return (path, found.map(PaneContent.inline) ?? "—")
+            var styles: [Style?] = []
+            pairs = fields.map { field in
+                let found = PathCache.path(field.path).flatMap { $0.lookup(value) }
+                styles.append(found.flatMap { PaneContent.style(of: $0, in: field) })
+                return (field.label, found.map { formatted($0, field.format) } ?? "—")
             }
+            cachedFieldStyles = styles
         } else if let object = value.objectValue {
             pairs = object.members.prefix(Limits.lines).map { (PaneContent.bounded($0.key, to: Limits.value), PaneContent.inline($0.value)) }
         } else {
@@ -234,12 +322,18 @@ final class PaneContent {
     func tableRows(_ value: JSON) -> (header: [String], rows: [[String]], naturalWidths: [Int]) {
         if let cachedTable { return cachedTable }
         guard let items = value.arrayValue else { return ([], [], []) }
-        let columns = (spec.columns ?? items.first?.objectValue?.keys ?? []).map { PaneContent.bounded($0, to: Limits.value) }
-        let paths = columns.map { PathCache.path($0) }
+        let fields = spec.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
+        let header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
+        let paths = fields.map { PathCache.path($0.path) }
+        let colored = fields.contains { !$0.colors.isEmpty }
+        var styles: [[Style?]] = []
         let rows = items.prefix(Limits.lines).map { item in
-            paths.map { path in path.flatMap { $0.lookup(item) }.map(PaneContent.inline) ?? "—" }
+            let found = paths.map { path in path.flatMap { $0.lookup(item) } }
+            if colored { styles.append(zip(found, fields).map { value, field in value.flatMap { PaneContent.style(of: $0, in: field) } }) }
+            return zip(found, fields).map { value, field in value.map { formatted($0, field.format) } ?? "—" }
         }
-        let table = (columns, rows, Table.naturalWidths(header: columns, rows: rows))
+        cachedCellStyles = styles
+        let table = (header, rows, Table.naturalWidths(header: header, rows: rows))
         cachedTable = table
         return table
     }
@@ -293,6 +387,7 @@ final class PaneContent {
 
     /// How many lines the content takes at `width`, for scroll limits.
     func lineCount(width: Int) -> Int {
+        refreshFormatting()
         guard case .success(let value) = selected else { return 1 }
         switch spec.show {
         case .fields: return fieldPairs(value).count

@@ -15,8 +15,12 @@ public struct PaneSpec: Sendable {
     /// URL, else `DashboardSpec.defaultRefreshInterval`.
     public var every: TimeInterval?
     public var show: ShowMode
-    public var fields: [String]?
-    public var columns: [String]?
+    public var fields: [DisplayField]?
+    public var columns: [DisplayField]?
+    /// How a value pane shows its value.
+    public var format: ValueFormat?
+    /// Colours for a value pane's value; `fail` makes the pane failing.
+    public var thresholds: Thresholds?
     /// A JSON path applied when displaying (the resource's data stays whole, shared by panes).
     public var select: String?
     public var overlay: [OverlayRule]?
@@ -38,7 +42,7 @@ public struct PaneSpec: Sendable {
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,
-        body: RequestBodySpec?, every: TimeInterval?, show: ShowMode, fields: [String]?, columns: [String]?, select: String?,
+        body: RequestBodySpec?, every: TimeInterval?, show: ShowMode, fields: [DisplayField]?, columns: [DisplayField]?, select: String?,
         overlay: [OverlayRule]?, history: Int, expect: [Expectation], line: Int
     ) {
         self.title = title

@@ -7,6 +7,8 @@ public struct KeyValueList: Widget {
     /// The key column's natural width, when the caller knows it from more pairs than it passes
     /// (a scrolled window of a long list); computed from `pairs` otherwise.
     public var naturalKeyWidth: Int?
+    /// A style per pair's value, over `valueStyle` (as in `pairs`; missing ones: `valueStyle`).
+    public var valueStyles: [Style?] = []
 
     public init(
         _ pairs: [(key: String, value: String)], keyStyle: Style = Style().dimmed, valueStyle: Style = .plain, scroll: Int = 0,
@@ -27,12 +29,13 @@ public struct KeyValueList: Widget {
     public func render(into area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
         let keyWidth = min(naturalKeyWidth ?? KeyValueList.naturalKeyWidth(pairs), max(1, area.width / 2))
-        for (row, pair) in pairs.dropFirst(max(0, scroll)).prefix(area.height).enumerated() {
+        let first = max(0, scroll)
+        for (row, pair) in pairs.dropFirst(first).prefix(area.height).enumerated() {
             let y = area.y + row
             buffer.setString(x: area.x, y: y, DisplayWidth.truncate(Sanitizer.line(pair.key), to: keyWidth), style: keyStyle)
             let valueX = area.x + keyWidth + 2
             guard valueX < area.right else { continue }
-            buffer.setString(x: valueX, y: y, DisplayWidth.truncate(Sanitizer.line(pair.value), to: area.right - valueX), style: valueStyle)
+            buffer.setString(x: valueX, y: y, DisplayWidth.truncate(Sanitizer.line(pair.value), to: area.right - valueX), style: (first + row < valueStyles.count ? valueStyles[first + row] : nil) ?? valueStyle)
         }
     }
 }

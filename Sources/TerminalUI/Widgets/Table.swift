@@ -1,11 +1,23 @@
 /// Rows under a header, columns sized to their content and truncated with `…` when space runs out.
 ///
 /// Columns get their natural width (widest of header and cells) while they fit; when they do not,
-/// the widest columns give way first, down to a minimum of 3 columns each. Columns are separated by
-/// two spaces. `scroll` skips rows below the header.
+/// the widest columns give way first, down to a minimum of 3 columns each. A column may instead
+/// be of a fixed width, or fill what the others leave (it gives way last). Columns are separated
+/// by two spaces. `scroll` skips rows below the header.
 public struct Table: Widget {
+    /// How wide a column is.
+    public enum ColumnWidth: Sendable, Equatable {
+        case natural
+        case fixed(Int)
+        case fill
+    }
+
     public var header: [String]
     public var rows: [[String]]
+    /// Per column (missing ones: natural).
+    public var widthRules: [ColumnWidth] = []
+    /// A style per cell, over `style` (rows as in `rows`; missing ones: `style`).
+    public var cellStyles: [[Style?]] = []
     public var headerStyle: Style
     public var style: Style
     public var scroll: Int
@@ -42,10 +54,31 @@ public struct Table: Widget {
         guard count > 0 else { return [] }
         var widths = naturalWidths.map { Array($0.prefix(count)) + Array(repeating: 0, count: max(0, count - $0.count)) }
             ?? Table.naturalWidths(header: header, rows: rows)
+        let rules = (0..<count).map { $0 < widthRules.count ? widthRules[$0] : .natural }
+        for (column, rule) in rules.enumerated() {
+            switch rule {
+            case .fixed(let fixed): widths[column] = max(1, fixed)
+            // A fill column starts at its header and takes what the others leave.
+            case .fill: widths[column] = min(widths[column], max(3, DisplayWidth.of(Sanitizer.line(header[column]))))
+            case .natural: break
+            }
+        }
         let available = width - 2 * (count - 1)
-        while widths.reduce(0, +) > available {
-            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3 else { break }
-            widths[widest] -= 1
+        // Natural columns give way first, widest first; fill columns only after them.
+        for giving in [{ (rule: ColumnWidth) in rule == .natural }, { (rule: ColumnWidth) in rule == .fill }] {
+            while widths.reduce(0, +) > available {
+                let candidates = widths.indices.filter { giving(rules[$0]) && widths[$0] > 3 }
+                guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
+                widths[widest] -= 1
+            }
+        }
+        // What is left goes to the fill columns, shared out evenly.
+        let fills = rules.indices.filter { rules[$0] == .fill }
+        let spare = available - widths.reduce(0, +)
+        if spare > 0, !fills.isEmpty {
+            for (position, column) in fills.enumerated() {
+                widths[column] += spare / fills.count + (position < spare % fills.count ? 1 : 0)
+            }
         }
         return widths
     }
@@ -53,17 +86,20 @@ public struct Table: Widget {
     public func render(into area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
         let widths = columnWidths(for: area.width)
-        func draw(_ cells: [String], y: Int, style: Style) {
+        func draw(_ cells: [String], y: Int, style: Style, styles: [Style?]) {
             var x = area.x
             for (column, width) in widths.enumerated() where x < area.right {
                 let text = column < cells.count ? cells[column] : ""
-                buffer.setString(x: x, y: y, DisplayWidth.truncate(Sanitizer.line(text), to: width), style: style, maxWidth: min(width, area.right - x))
+                let cellStyle = (column < styles.count ? styles[column] : nil) ?? style
+                buffer.setString(x: x, y: y, DisplayWidth.truncate(Sanitizer.line(text), to: width), style: cellStyle, maxWidth: min(width, area.right - x))
                 x += width + 2
             }
         }
-        draw(header, y: area.y, style: headerStyle)
-        for (i, row) in rows.dropFirst(max(0, scroll)).prefix(max(0, area.height - 1)).enumerated() {
-            draw(row, y: area.y + 1 + i, style: style)
+        draw(header, y: area.y, style: headerStyle, styles: [])
+        let first = max(0, scroll)
+        for (i, row) in rows.dropFirst(first).prefix(max(0, area.height - 1)).enumerated() {
+            let index = first + i
+            draw(row, y: area.y + 1 + i, style: style, styles: index < cellStyles.count ? cellStyles[index] : [])
         }
     }
 }

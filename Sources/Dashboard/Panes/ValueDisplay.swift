@@ -1,0 +1,16 @@
+import Foundation
+
+/// How every pane shows values right now: formatted or raw (`v`), in which time zone, and the
+/// clock that ages (`5m ago`) are read against. One per dashboard, shared by its panes.
+@MainActor
+public final class ValueDisplay {
+    /// True while the dashboard shows values as received instead of formatted.
+    public var raw = false
+    public let timeZone: TimeZone
+    let now: @MainActor () -> TimeInterval
+
+    public init(timeZone: TimeZone = .current, now: @escaping @MainActor () -> TimeInterval = { Date().timeIntervalSinceReferenceDate }) {
+        self.timeZone = timeZone
+        self.now = now
+    }
+}
