@@ -162,6 +162,7 @@ import Testing
         #expect(h.backend.buffer[failX, failRow].style.foreground == .red)
         #expect(h.app.panes[0].health == .failing)
         #expect(h.app.panes[0].failure == "0.97 meets the fail threshold > 0.95")
+        #expect(h.app.eventLog.entries.last?.event == "ContentFailed")
         #expect(h.screen[0].contains("✓0 ✗1"))
     }
 

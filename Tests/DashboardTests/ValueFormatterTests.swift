@@ -72,6 +72,20 @@ import Testing
         #expect(ValueFormatter.untilChange(.double(epoch - 330), .duration, now: now) == nil)
     }
 
+    @Test func hostileNumbersNeitherCrashNorLie() {
+        #expect(text(.double(1e300), .bytes)?.hasSuffix(" EiB") == true)
+        #expect(text(.double(1e300), .duration)?.hasSuffix("d") == true)
+        #expect(text(.double(-1e300), .duration)?.hasPrefix("-") == true)
+        #expect(text(.double(1e300), .time) == nil)
+        #expect(text(.double(1e300), .age) == nil)
+        #expect(text(.double(1e300), .number) == "1e+300", "no invented digits")
+        #expect(text(.double(1e300), .percent)?.hasSuffix("%") == true)
+        #expect(text(.bigInteger("123456789012345678901234567890"), .number) == "123,456,789,012,345,678,901,234,567,890", "digit for digit")
+        #expect(text(.string("-1234567"), .number) == "-1,234,567")
+        #expect(text(.string("nan"), .number) == nil)
+        #expect(text(.string("inf"), .bytes) == nil)
+    }
+
     @Test func localTimes() {
         #expect(text(.string("2026-05-09T06:00:00Z"), .time) == "2026-05-09 06:00:00")
         #expect(ValueFormatter.text(.string("2026-05-09T06:00:00Z"), .time, now: now, timeZone: TimeZone(identifier: "Europe/Paris")!) == "2026-05-09 08:00:00")

@@ -12,7 +12,10 @@ enum ValueFormatter {
     /// number belongs): the raw value is shown then, never a made-up one.
     static func text(_ value: JSON, _ format: ValueFormat, now: TimeInterval, timeZone: TimeZone) -> String? {
         switch format {
-        case .number: return number(value).map(grouped)
+        case .number:
+            // Whole numbers are grouped digit for digit: a double would invent the digits past 17.
+            if let digits = integerDigits(value) { return groupedDigits(digits) }
+            return number(value).map(grouped)
         case .bytes: return number(value).map(bytes)
         case .percent: return number(value).map(percent)
         case .duration: return number(value).map(duration)
@@ -23,7 +26,9 @@ enum ValueFormatter {
             guard abs(seconds) < 1e9 else { return nil }
             return seconds < -1 ? "in " + Formatting.age(-seconds).replacingOccurrences(of: " ago", with: "") : Formatting.age(max(0, seconds))
         case .time:
-            return moment(value).map { localTime($0, timeZone: timeZone) }
+            // Years 1 to 9999 only: further out is not a time anyone means.
+            guard let moment = moment(value), abs(moment) < 2.5e11 else { return nil }
+            return localTime(moment, timeZone: timeZone)
         }
     }
 
@@ -62,6 +67,33 @@ enum ValueFormatter {
         return nil
     }
 
+    /// The digits of a whole number as sent (an integer, a big integer, or text of digits).
+    static func integerDigits(_ value: JSON) -> String? {
+        let text: String
+        switch value {
+        case .int(let i): text = String(i)
+        case .bigInteger(let digits): text = digits
+        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        default: return nil
+        }
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !body.isEmpty, body.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return text
+    }
+
+    /// "-1234567" → "-1,234,567".
+    static func groupedDigits(_ digits: String) -> String {
+        let negative = digits.hasPrefix("-")
+        var whole = negative ? String(digits.dropFirst()) : digits
+        var groups: [Substring] = []
+        while whole.count > 3 {
+            groups.insert(Substring(whole.suffix(3)), at: 0)
+            whole.removeLast(3)
+        }
+        groups.insert(Substring(whole), at: 0)
+        return (negative ? "-" : "") + groups.joined(separator: ",")
+    }
+
     /// 1234567 → "1,234,567"; 1234.56 → "1,234.6"; 12.345 → "12.35"; 0.19360859 → "0.194".
     static func grouped(_ number: Double) -> String {
         decimal(number, grouping: true)
@@ -71,6 +103,8 @@ enum ValueFormatter {
     /// zeros dropped.
     static func decimal(_ number: Double, grouping: Bool = false) -> String {
         let magnitude = abs(number)
+        // Past 1e21 a double's digits are not the number's: say its size instead.
+        if magnitude >= 1e21 { return String(format: "%.3g", number) }
         let decimals: Int
         if magnitude == 0 || magnitude >= 100 {
             decimals = magnitude.rounded() == magnitude || magnitude >= 1e15 ? 0 : 1
@@ -86,14 +120,7 @@ enum ValueFormatter {
         }
         if grouping {
             let parts = text.split(separator: ".", maxSplits: 1)
-            var whole = String(parts[0])
-            var groups: [Substring] = []
-            while whole.count > 3 {
-                groups.insert(whole.suffix(3), at: 0)
-                whole.removeLast(3)
-            }
-            groups.insert(Substring(whole), at: 0)
-            text = groups.joined(separator: ",") + (parts.count > 1 ? "." + parts[1] : "")
+            text = groupedDigits(String(parts[0])) + (parts.count > 1 ? "." + parts[1] : "")
         }
         return (number < 0 && text != "0" ? "-" : "") + text
     }
@@ -113,7 +140,8 @@ enum ValueFormatter {
             value /= 1024
             unit += 1
         }
-        let text = unit == 0 || value >= 100 ? String(Int(value.rounded())) : decimal((value * 10).rounded() / 10)
+        // Past EiB the number stays a number (and never overflows an Int).
+        let text = unit == 0 || value >= 100 ? decimal(value.rounded(), grouping: true) : decimal((value * 10).rounded() / 10)
         return (number < 0 ? "-" : "") + text + " " + units[unit]
     }
 
@@ -121,6 +149,8 @@ enum ValueFormatter {
     /// 7500 → "2h 5m"; 273600 → "3d 4h".
     static func duration(_ seconds: Double) -> String {
         if seconds < 0 { return "-" + duration(-seconds) }
+        // Beyond a million years a duration is a number of days, grouped (and never an Int overflow).
+        if seconds >= 3e13 { return decimal((seconds / 86400).rounded(), grouping: true) + "d" }
         if seconds == 0 { return "0 s" }
         if seconds < 0.001 { return "\(Int((seconds * 1e6).rounded())) µs" }
         if seconds < 1 { return "\(Int((seconds * 1e3).rounded())) ms" }
