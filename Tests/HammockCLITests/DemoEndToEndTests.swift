@@ -25,7 +25,7 @@ struct DemoEndToEndTests {
             lines.contains { $0.contains("Events (latest last)") } && lines.contains { $0.contains("Payments  Error  503") }
         }
         try tmux.sendKeys("Escape", "Enter")
-        screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.hasPrefix(" j/k scroll") == true }
+        screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.contains("[1 data]") == true }
         #expect(screen[1].hasPrefix("┌ Payments"))
         try tmux.sendKeys("Escape")
 

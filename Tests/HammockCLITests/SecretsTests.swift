@@ -122,10 +122,17 @@ import Testing
             lines.contains { $0.contains("\"target\"") } && lines.contains { $0.contains("500 · echo of") }
         }
         try tmux.sendKeys("Enter")
-        screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.hasPrefix(" j/k scroll") == true }
+        screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.contains("[1 data]") == true }
         let text = screen.joined(separator: "\n")
         #expect(text.contains("•••"))
         #expect(Self.leaks(text).isEmpty, "screen: \(Self.leaks(text))")
+        // Every zoom view: the response (headers, body), the request (headers, body), the timing, the error.
+        for view in ["2", "3", "4", "5"] {
+            try tmux.sendKeys(view)
+            screen = try tmux.waitForScreen("zoom view \(view)") { $0.last?.contains("[\(view) ") == true }
+            let shown = screen.joined(separator: "\n")
+            #expect(Self.leaks(shown).isEmpty, "zoom view \(view): \(Self.leaks(shown))")
+        }
         try tmux.sendKeys("Escape", "e")
         screen = try tmux.waitForScreen("the event log") { $0.contains { $0.contains("Events (latest last)") } }
         #expect(Self.leaks(screen.joined(separator: "\n")).isEmpty, "event log: \(Self.leaks(screen.joined()))")

@@ -13,6 +13,8 @@ extension DashboardApp {
             if [.escape, .character("q"), .character("?"), .character("e"), .enter].contains(key) { mode = .normal }
         case .filtering:
             handleFilterKey(key)
+        case .searching:
+            handleSearchKey(key)
         case .normal:
             if isZoomed, handleZoomKey(key) { return }
             handleNormalKey(key)
@@ -33,6 +35,22 @@ extension DashboardApp {
         clampSelection()
     }
 
+    private func handleSearchKey(_ key: KeyEvent) {
+        guard let pane = selectedPane else { return mode = .normal }
+        switch key {
+        case .enter:
+            mode = .normal
+            searchMissed = !findNext(in: pane, after: pane.scroll - 1)
+        case .escape:
+            zoomSearch = ""
+            searchMissed = false
+            mode = .normal
+        case .backspace: zoomSearch = String(zoomSearch.dropLast())
+        case .character(let c): zoomSearch.append(c)
+        default: break
+        }
+    }
+
     /// Keys that mean something else while zoomed; false lets normal handling see the key.
     private func handleZoomKey(_ key: KeyEvent) -> Bool {
         guard let pane = selectedPane else {
@@ -40,8 +58,20 @@ extension DashboardApp {
             return false
         }
         let page = max(1, (terminal?.size.rows ?? 24) - 4)
+        if case .character(let c) = key, let digit = c.wholeNumberValue, let view = ZoomView(rawValue: digit) {
+            show(view, of: pane)
+            return true
+        }
         switch key {
         case .escape, .enter: isZoomed = false
+        case .tab: show(zoomView.cycled(by: 1), of: pane)
+        case .backTab: show(zoomView.cycled(by: -1), of: pane)
+        case .character("/") where zoomView != .data:
+            zoomSearch = ""
+            searchMissed = false
+            mode = .searching
+        case .character("n") where zoomView != .data && !zoomSearch.isEmpty:
+            searchMissed = !findNext(in: pane, after: pane.scroll)
         case .character("j"), .down: scroll(pane, by: 1)
         case .character("k"), .up: scroll(pane, by: -1)
         case .pageDown, .character(" "): scroll(pane, by: page)
@@ -57,7 +87,7 @@ extension DashboardApp {
         // Inside the border and its one-cell inset on each side, as the zoomed pane draws.
         let width = (terminal?.size.columns ?? 80) - 4
         let height = (terminal?.size.rows ?? 24) - 4
-        let content = pane.content?.lineCount(width: width) ?? 0
+        let content = zoomLineCount(pane, width: width)
         let maximum = max(0, content - height)
         pane.scroll = max(0, min(maximum, pane.scroll.addingReportingOverflow(delta).partialValue))
     }
@@ -83,7 +113,14 @@ extension DashboardApp {
                 filter = ""
                 clampSelection()
             }
-        case .enter: if selectedPane != nil { isZoomed = true }
+        case .enter:
+            if let pane = selectedPane {
+                isZoomed = true
+                zoomView = .data
+                zoomSearch = ""
+                searchMissed = false
+                pane.scroll = 0
+            }
         case .tab: if count > 0 { selection = (selection + 1) % count }
         case .backTab: if count > 0 { selection = (selection - 1 + count) % count }
         case .right, .character("l"): selection = min(count - 1, selection + 1)
@@ -93,6 +130,13 @@ extension DashboardApp {
         default: break
         }
         clampSelection()
+    }
+
+    /// Switches the zoom to `view`, from its top.
+    private func show(_ view: ZoomView, of pane: Pane) {
+        zoomView = view
+        pane.scroll = 0
+        searchMissed = false
     }
 
     private func reselect(_ pane: Pane?) {

@@ -34,14 +34,18 @@ extension DashboardApp {
             let message = Paragraph(text, style: Style().dimmed, alignment: .center)
             message.render(into: body.centered(width: body.width, height: message.lines(width: body.width).count), buffer: &buffer)
         } else if isZoomed, let pane = selectedPane {
-            renderPane(pane, selected: true, into: body, buffer: &buffer, zoomed: true)
+            if zoomView == .data {
+                renderPane(pane, selected: true, into: body, buffer: &buffer, zoomed: true)
+            } else {
+                renderDetail(zoomView, of: pane, into: body, buffer: &buffer)
+            }
         } else {
             renderGrid(visible, into: body, buffer: &buffer)
         }
         switch mode {
         case .help: Modal(title: "Keys", lines: Self.helpLines).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
-        case .normal, .filtering: break
+        case .normal, .filtering, .searching: break
         }
     }
 
@@ -82,10 +86,21 @@ extension DashboardApp {
         let hints: String
         switch mode {
         case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
+        case .searching: hints = " search: \(zoomSearch)▏  ⏎ find  Esc cancel"
         case .help, .events: hints = " Esc close"
         case .normal:
             if isZoomed {
-                hints = " j/k scroll  PgUp/PgDn page  r reload  t retry  Esc back  q quit"
+                let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }
+                var keys = [views.joined(separator: " ")]
+                if zoomView != .data {
+                    if searchMissed {
+                        keys.append("no match for \"\(zoomSearch)\"")
+                    } else {
+                        keys.append(zoomSearch.isEmpty ? "/ search" : "n next \"\(zoomSearch)\"")
+                    }
+                }
+                keys += ["j/k scroll", "r reload", "Esc back"]
+                hints = " " + keys.joined(separator: "  ")
             } else {
                 var keys = ["r reload", "t retry", "R reload all", "tab next", "⏎ zoom", "e events", "/ filter", "s sort", isPaused ? "p resume" : "p pause", "q quit"]
                 // `v` is in the help; while values are raw, the way back is shown.
@@ -103,6 +118,8 @@ extension DashboardApp {
         "R          reload every pane",
         "←↓↑→ hjkl  move between panes (Tab / Shift-Tab too)",
         "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back",
+        "  1-5 Tab  zoom views: data, response, request, timing, error",
+        "  / n      search a zoom view, next match",
         "e          recent resource events",
         "/          filter panes by title or URL",
         "s          sort failing panes first",
@@ -325,7 +342,7 @@ extension DashboardApp {
     }
 
     /// Zoom: a three-row latency chart, one status mark per probe, and a summary line.
-    private func renderHistoryChart(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+    func renderHistoryChart(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
         let probes = history.probes.suffix(area.width)
         let top = probes.filter(\.ok).map(\.latency).max() ?? 0
         let levels = Sparkline.bars.count

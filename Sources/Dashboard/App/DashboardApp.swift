@@ -27,6 +27,8 @@ public final class DashboardApp {
     /// Which screen is in front.
     public enum Mode: Equatable, Sendable {
         case normal, help, events, filtering
+        /// Typing a search in a zoomed detail view.
+        case searching
     }
 
     public private(set) var spec: DashboardSpec
@@ -48,6 +50,12 @@ public final class DashboardApp {
     /// Index into `visiblePanes` of the selected pane.
     public internal(set) var selection = 0
     public internal(set) var isZoomed = false
+    /// The zoomed pane's view (data, response, request, timing, error).
+    public internal(set) var zoomView: ZoomView = .data
+    /// What `/` searches for in a zoomed detail view.
+    public internal(set) var zoomSearch = ""
+    /// "no match" after a search that found nothing, for the footer.
+    var searchMissed = false
     public internal(set) var mode: Mode = .normal
     public internal(set) var filter = ""
     public internal(set) var sortFailingFirst = false

@@ -1,0 +1,228 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import TerminalUI
+
+/// The zoom's detail views: the response (status line, headers, body), the request (method, URL,
+/// headers, body), the timing (libcurl's phases, the history) and the error (message, cause,
+/// body, since when). Every text goes through the pane's redactor.
+extension DashboardApp {
+    /// One line of a detail view.
+    struct DetailLine: Equatable {
+        var text: String
+        var style: Style = .plain
+
+        static func heading(_ text: String) -> DetailLine { DetailLine(text: text, style: Style().bolded) }
+        static let blank = DetailLine(text: "")
+    }
+
+    /// The lines of `view` for `pane` (not for `.data`, which draws the pane's content).
+    func detailLines(_ view: ZoomView, of pane: Pane) -> [DetailLine] {
+        let redact = { (text: String) in pane.redactor.redact(text) }
+        switch view {
+        case .data: return []
+        case .response: return responseLines(pane, redact: redact)
+        case .request: return requestLines(pane, redact: redact)
+        case .timing: return timingLines(pane)
+        case .error: return errorLines(pane, redact: redact)
+        }
+    }
+
+    /// The latest exchange's answer: the error's when it is newer than the data.
+    private func latestAnswer(of pane: Pane) -> (entity: Entity?, status: Int?, isError: Bool) {
+        let resource = pane.resource
+        if let error = resource.latestError, error.timestamp >= (resource.latestData?.timestamp ?? -.infinity) {
+            return (error.entity, error.httpStatusCode, true)
+        }
+        return (resource.latestData, resource.latestMetrics?.statusCode, false)
+    }
+
+    private func responseLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+        let answer = latestAnswer(of: pane)
+        let resource = pane.resource
+        var lines: [DetailLine] = []
+        if let status = answer.status {
+            let style = status >= 400 ? Style().fg(.red).bolded : Style().fg(.green).bolded
+            lines.append(DetailLine(text: "HTTP \(status) \(HTTPStatus.reasonPhrase(for: status))", style: style))
+        } else if let error = resource.latestError, answer.isError {
+            lines.append(DetailLine(text: "no response: " + redact(error.userMessage), style: Style().fg(.red).bolded))
+        } else if answer.entity != nil {
+            lines.append(.heading("from the cache (no exchange in this run yet)"))
+        } else {
+            return [DetailLine(text: resource.isLoading ? "loading…" : "no response yet", style: Style().dimmed)]
+        }
+        var facts = ["\(resource.loadRequest?.method.httpName ?? "GET") \(pane.displayURL)"]
+        if let metrics = resource.latestMetrics {
+            facts.append(Formatting.latency(metrics.latency))
+            facts.append(ValueFormatter.bytes(Double(metrics.bodyBytes)))
+            facts.append(Formatting.age(max(0, clock.now - metrics.finishedAt)))
+        }
+        lines.append(DetailLine(text: facts.joined(separator: " · "), style: Style().dimmed))
+        guard let entity = answer.entity else { return lines }
+        lines.append(.blank)
+        for (name, value) in entity.headers.sorted(by: { $0.key < $1.key }) {
+            lines.append(DetailLine(text: "\(name): \(redact(value))"))
+        }
+        lines.append(.blank)
+        let body = PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
+        lines += body.map { DetailLine(text: $0) }
+        return lines
+    }
+
+    private func requestLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+        let resource = pane.resource
+        let method = resource.loadRequest?.method ?? .get
+        var lines: [DetailLine] = [.heading("\(method.httpName) \(pane.displayURL)"), .blank]
+        let configuration = resource.configuration(for: method)
+        var headers = configuration.headers
+        for (name, value) in configuration.computedHeaders { headers[name] = value() ?? headers[name] }
+        for (name, value) in resource.loadRequest?.headers ?? [:] { headers[name] = value }
+        let omitted = Set((resource.loadRequest?.omittedHeaders ?? []).map { $0.lowercased() })
+        headers = headers.filter { !omitted.contains($0.key.lowercased()) }
+        if let body = resource.loadRequest?.contentType { headers["Content-Type"] = body }
+        for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            lines.append(DetailLine(text: "\(name): \(redact(value))"))
+        }
+        let service = spec.serviceSpec(for: pane.spec)
+        if case .session? = service.auth, !pane.spec.withoutAuth {
+            lines.append(DetailLine(text: "Authorization: ••• (from the service's login, renewed as it expires)", style: Style().dimmed))
+        }
+        if let data = resource.loadRequest?.body {
+            lines.append(.blank)
+            let text = String(decoding: data, as: UTF8.self)
+            let json = PaneContent.jsonIfParsed(text)
+            let shown = json.map { PaneContent.textLines(pane.redactor.redact(content: $0) as? JSON ?? $0, pretty: true) } ?? Sanitizer.lines(redact(text))
+            lines += shown.map { DetailLine(text: $0) }
+        }
+        let transport = configuration.transport
+        var notes: [String] = []
+        let timeout = configuration.timeout
+        if timeout.isFinite, timeout > 0 { notes.append("timeout \(ValueFormatter.duration(timeout))") }
+        if transport.tls.insecure { notes.append("TLS not verified") }
+        if transport.cookieJar != nil { notes.append("cookies kept") }
+        if !notes.isEmpty {
+            lines.append(.blank)
+            lines.append(DetailLine(text: notes.joined(separator: " · "), style: Style().dimmed))
+        }
+        return lines
+    }
+
+    private func timingLines(_ pane: Pane) -> [DetailLine] {
+        var lines: [DetailLine] = []
+        if let metrics = pane.resource.latestMetrics {
+            lines.append(.heading("Last probe: \(metrics.statusCode.map(String.init) ?? "no response") · \(Formatting.latency(metrics.latency)) · \(Formatting.age(max(0, clock.now - metrics.finishedAt)))"))
+            if let timing = metrics.timing {
+                let phases: [(String, TimeInterval?)] = [
+                    ("DNS", timing.nameLookup), ("connect", timing.connect), ("TLS", timing.tlsHandshake),
+                    ("first byte", timing.firstByte), ("total", timing.total),
+                ]
+                for (name, value) in phases {
+                    let text = value.map { ValueFormatter.duration($0) } ?? "—"
+                    lines.append(DetailLine(text: "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + text))
+                }
+                if timing.redirects > 0 { lines.append(DetailLine(text: "  redirects   \(timing.redirects)")) }
+                lines.append(DetailLine(text: "  (each phase from the start of the transfer)", style: Style().dimmed))
+            }
+        } else {
+            lines.append(DetailLine(text: "no probe yet", style: Style().dimmed))
+        }
+        lines.append(.blank)
+        guard let history = history(for: pane), !history.probes.isEmpty else {
+            lines.append(DetailLine(text: "no history yet", style: Style().dimmed))
+            return lines
+        }
+        let count = history.probes.count
+        let span = (history.probes.last?.time ?? 0) - (history.probes.first?.time ?? 0)
+        lines.append(.heading("History: last \(count) probe\(count == 1 ? "" : "s") over \(ValueFormatter.duration(span))"))
+        let uptime = Double(history.okCount) / Double(count)
+        lines.append(DetailLine(text: "  uptime      \(ValueFormatter.percent(uptime)) (\(history.okCount) of \(count) ok)", style: uptime < 1 ? Style().fg(.yellow) : .plain))
+        if let p50 = history.percentile(50), let p95 = history.percentile(95), let max = history.probes.filter(\.ok).map(\.latency).max() {
+            lines.append(DetailLine(text: "  p50 \(Formatting.latency(p50))   p95 \(Formatting.latency(p95))   max \(Formatting.latency(max))   (successful probes only)"))
+        }
+        return lines
+    }
+
+    private func errorLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+        guard let error = pane.resource.latestError else {
+            if let problem = pane.failure ?? pane.unmetExpectation {
+                return [DetailLine(text: problem, style: Style().fg(.red).bolded)]
+            }
+            return [DetailLine(text: "no error: the last load worked", style: Style().dimmed)]
+        }
+        var lines: [DetailLine] = []
+        let message = redact(error.userMessage)
+        var status = error.httpStatusCode.map { "\($0) \(HTTPStatus.reasonPhrase(for: $0))" } ?? ""
+        if !status.isEmpty, !status.hasSuffix(message) { status += " · " + message }
+        lines.append(DetailLine(text: "✗ " + (status.isEmpty ? message : status), style: Style().fg(.red).bolded))
+        // Since when: the oldest failed probe of the run of failures that ends now.
+        if let history = history(for: pane) {
+            let failures = history.probes.reversed().prefix { !$0.ok }
+            if let first = failures.last {
+                let since = Formatting.clock(first.time, timeZone: timeZone)
+                lines.append(DetailLine(text: "failing since \(since) (\(Formatting.age(max(0, clock.now - first.time)))), \(failures.count) probe\(failures.count == 1 ? "" : "s") in a row"))
+            }
+        }
+        if let data = pane.resource.latestData {
+            lines.append(DetailLine(text: "last good data \(Formatting.age(max(0, clock.now - data.timestamp)))", style: Style().dimmed))
+        }
+        var cause = error.cause.map { $0 as any Error }
+        var depth = 0
+        while let current = cause, depth < 5 {
+            lines.append(DetailLine(text: (depth == 0 ? "cause: " : "  ← ") + redact(String(describing: current))))
+            cause = (current as? RequestError)?.cause
+            depth += 1
+        }
+        if let entity = error.entity {
+            lines.append(.blank)
+            lines.append(.heading("Error body (\(entity.contentType))"))
+            lines += PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true).map { DetailLine(text: $0) }
+        }
+        return lines
+    }
+
+    /// Draws a detail view of the zoomed pane: its lines from the pane's scroll, the search's
+    /// matches highlighted, and under the timing view the history chart.
+    func renderDetail(_ view: ZoomView, of pane: Pane, into area: Rect, buffer: inout Buffer) {
+        let block = Block(
+            title: "\(pane.spec.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
+            titleStyle: Style().bolded.fg(.cyan), rightTitleStyle: Style().dimmed)
+        block.render(into: area, buffer: &buffer)
+        var inner = block.inner(area).inset(horizontal: 1)
+        guard !inner.isEmpty else { return }
+        if view == .timing, let history = history(for: pane), history.probes.count >= 2, inner.height >= 12 {
+            renderHistoryChart(history, into: Rect(x: inner.x, y: inner.bottom - 5, width: inner.width, height: 5), buffer: &buffer)
+            inner.height -= 6
+        }
+        let lines = detailLines(view, of: pane)
+        let start = min(max(0, pane.scroll), max(0, lines.count - 1))
+        let needle = zoomSearch.lowercased()
+        for (row, line) in lines.dropFirst(start).prefix(inner.height).enumerated() {
+            let text = Sanitizer.line(line.text)
+            let matched = !needle.isEmpty && text.lowercased().contains(needle)
+            buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(text, to: inner.width), style: matched ? line.style.reversed : line.style)
+        }
+    }
+
+    /// Lines the zoomed pane's current view has at `width` (for scroll limits and search).
+    func zoomLineCount(_ pane: Pane, width: Int) -> Int {
+        zoomView == .data ? pane.content?.lineCount(width: width) ?? 0 : detailLines(zoomView, of: pane).count
+    }
+
+    /// Scrolls the zoomed view to the next line after the current top that contains the search
+    /// text (round the end); false when no line does.
+    @discardableResult
+    func findNext(in pane: Pane, after line: Int) -> Bool {
+        let needle = zoomSearch.lowercased()
+        guard !needle.isEmpty, zoomView != .data else { return false }
+        let lines = detailLines(zoomView, of: pane).map { $0.text.lowercased() }
+        guard !lines.isEmpty else { return false }
+        for offset in 1...lines.count {
+            let index = (line + offset) % lines.count
+            if lines[index].contains(needle) {
+                pane.scroll = index
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,152 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+/// The zoom's views, as text pictures: response, request, timing, error; keys and search.
+@MainActor
+@Suite struct ZoomViewTests {
+    let h: DashboardHarness
+
+    init() throws {
+        h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              headers:
+                Authorization: Bearer s3cr3t-token
+                X-Team: payments
+            panes:
+              - title: Orders
+                resource: /orders
+                every: 1s
+                method: POST
+                body: { json: { state: open, limit: 2 } }
+                show: value
+                select: count
+            """, columns: 72, rows: 22)
+    }
+
+    func stubOrders(status: Int = 200, body: String = #"{"count":2,"echo":"Bearer s3cr3t-token"}"#) {
+        var response = FakeNetworkingProvider.FakeResponse.json(body, status: status, headers: ["X-Request-Id": "abc-123"])
+        response.timing = TransferTiming(nameLookup: 0.001, connect: 0.003, tlsHandshake: 0.012, firstByte: 0.040, total: 0.0415)
+        h.stub("orders", response, method: .post)
+    }
+
+    func zoom(_ key: KeyEvent) async throws -> [String] {
+        h.app.start()
+        try await h.settle()
+        try await h.press(.enter)
+        return try await h.press(key)
+    }
+
+    @Test func theResponseViewShowsTheStatusLineHeadersAndThePrettyBodyRedacted() async throws {
+        stubOrders()
+        let screen = try await zoom(.character("2"))
+        #expect(Array(screen[1...12]) == [
+            "┌ Orders · response ──────────────────────────────── 200 · 42 ms · now ┐",
+            "│ HTTP 200 OK                                                          │",
+            "│ POST https://api.test/orders · 42 ms · 40 B · now                    │",
+            "│                                                                      │",
+            "│ content-type: application/json                                       │",
+            "│ x-request-id: abc-123                                                │",
+            "│                                                                      │",
+            "│ {                                                                    │",
+            "│   \"count\": 2,                                                        │",
+            "│   \"echo\": \"•••\"                                                      │",
+            "│ }                                                                    │",
+            "│                                                                      │",
+        ])
+        #expect(screen.last?.contains("[2 response]") == true)
+        #expect(!screen.joined().contains("s3cr3t"))
+    }
+
+    @Test func theRequestViewShowsMethodURLHeadersAndBodyWithSecretsRedacted() async throws {
+        stubOrders()
+        let screen = try await zoom(.character("3"))
+        #expect(Array(screen[1...11]) == [
+            "┌ Orders · request ───────────────────────────────── 200 · 42 ms · now ┐",
+            "│ POST https://api.test/orders                                         │",
+            "│                                                                      │",
+            "│ Authorization: •••                                                   │",
+            "│ Content-Type: application/json                                       │",
+            "│ X-Team: payments                                                     │",
+            "│                                                                      │",
+            "│ {                                                                    │",
+            "│   \"state\": \"open\",                                                   │",
+            "│   \"limit\": 2                                                         │",
+            "│ }                                                                    │",
+        ])
+    }
+
+    @Test func theTimingViewShowsLibcurlsPhasesAndTheHistory() async throws {
+        stubOrders()
+        h.app.start()
+        try await h.settle()
+        h.stub("orders", .failure(URLError(.cannotConnectToHost)), method: .post)
+        try await h.advance(1)
+        stubOrders()
+        try await h.advance(2)
+        try await h.press(.enter)
+        let screen = try await h.press(.character("4"))
+        #expect(Array(screen[2...12]) == [
+            "│ Last probe: 200 · 42 ms · now                                        │",
+            "│   DNS         1 ms                                                   │",
+            "│   connect     3 ms                                                   │",
+            "│   TLS         12 ms                                                  │",
+            "│   first byte  40 ms                                                  │",
+            "│   total       42 ms                                                  │",
+            "│   (each phase from the start of the transfer)                        │",
+            "│                                                                      │",
+            "│ History: last 4 probes over 3 s                                      │",
+            "│   uptime      75% (3 of 4 ok)                                        │",
+            "│   p50 42 ms   p95 42 ms   max 42 ms   (successful probes only)       │",
+        ])
+        #expect(screen.contains { $0.contains("last 4 probes · 3 ok") }, "the chart under it")
+    }
+
+    @Test func theErrorViewShowsTheMessageSinceWhenAndTheErrorBody() async throws {
+        stubOrders()
+        h.app.start()
+        try await h.settle()
+        stubOrders(status: 503, body: #"{"message":"gateway down","token":"Bearer s3cr3t-token"}"#)
+        try await h.advance(1)
+        try await h.advance(2)
+        try await h.press(.enter)
+        let screen = try await h.press(.character("5"))
+        #expect(Array(screen[2...11]) == [
+            "│ ✗ 503 Service Unavailable                                            │",
+            "│ failing since 06:13:21 (2s ago), 2 probes in a row                   │",
+            "│ last good data 3s ago                                                │",
+            "│                                                                      │",
+            "│ Error body (application/json)                                        │",
+            "│ {                                                                    │",
+            "│   \"message\": \"gateway down\",                                         │",
+            "│   \"token\": \"•••\"                                                     │",
+            "│ }                                                                    │",
+            "│                                                                      │",
+        ])
+    }
+
+    @Test func tabCyclesTheViewsAndSearchFindsLines() async throws {
+        stubOrders()
+        var screen = try await zoom(.tab)
+        #expect(screen[1].contains("Orders · response"))
+        screen = try await h.press(.backTab, .backTab)
+        #expect(screen[1].contains("Orders · error"), "Shift-Tab goes back round the start")
+        screen = try await h.press(.character("2"), .character("/"), .character("r"), .character("e"), .character("q"))
+        #expect(screen.last?.contains("search: req▏") == true)
+        screen = try await h.press(.enter)
+        #expect(screen[2].contains("x-request-id: abc-123"), "scrolled to the first match")
+        #expect(h.backend.buffer[2, 2].style.reverse, "the match is highlighted")
+        #expect(screen.last?.contains(#"n next "req""#) == true)
+        screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
+        #expect(screen.last?.contains(#"no match for "zz""#) == true)
+        screen = try await h.press(.character("1"))
+        #expect(screen[1].contains("┌ Orders ") && !screen[1].contains("· response"), "1: back to the data")
+        screen = try await h.press(.escape)
+        #expect(!h.app.isZoomed)
+    }
+}
