@@ -107,6 +107,15 @@ import Testing
         #expect(screen.contains { $0.contains("last 4 probes · 3 ok") }, "the chart under it")
     }
 
+    @Test func aReusedConnectionSaysSoInsteadOfADash() async throws {
+        var response = FakeNetworkingProvider.FakeResponse.json(#"{"count":1}"#)
+        response.timing = TransferTiming(nameLookup: 0.00001, firstByte: 0.004, total: 0.005)
+        h.stub("orders", response, method: .post)
+        let screen = try await zoom(.character("4"))
+        #expect(screen[4].contains("connect     — (connection reused)"))
+        #expect(screen[5].contains("TLS         — (connection reused)"))
+    }
+
     @Test func theErrorViewShowsTheMessageSinceWhenAndTheErrorBody() async throws {
         stubOrders()
         h.app.start()

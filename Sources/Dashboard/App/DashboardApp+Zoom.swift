@@ -72,7 +72,7 @@ extension DashboardApp {
     private func requestLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
         let resource = pane.resource
         let method = resource.loadRequest?.method ?? .get
-        var lines: [DetailLine] = [.heading("\(method.httpName) \(pane.displayURL)"), .blank]
+        var lines: [DetailLine] = [.heading("\(method.httpName) \(pane.displayURL)")]
         let configuration = resource.configuration(for: method)
         var headers = configuration.headers
         for (name, value) in configuration.computedHeaders { headers[name] = value() ?? headers[name] }
@@ -80,6 +80,7 @@ extension DashboardApp {
         let omitted = Set((resource.loadRequest?.omittedHeaders ?? []).map { $0.lowercased() })
         headers = headers.filter { !omitted.contains($0.key.lowercased()) }
         if let body = resource.loadRequest?.contentType { headers["Content-Type"] = body }
+        if !headers.isEmpty { lines.append(.blank) }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             lines.append(DetailLine(text: "\(name): \(redact(value))"))
         }
@@ -112,12 +113,17 @@ extension DashboardApp {
         if let metrics = pane.resource.latestMetrics {
             lines.append(.heading("Last probe: \(metrics.statusCode.map(String.init) ?? "no response") · \(Formatting.latency(metrics.latency)) · \(Formatting.age(max(0, clock.now - metrics.finishedAt)))"))
             if let timing = metrics.timing {
-                let phases: [(String, TimeInterval?)] = [
-                    ("DNS", timing.nameLookup), ("connect", timing.connect), ("TLS", timing.tlsHandshake),
-                    ("first byte", timing.firstByte), ("total", timing.total),
+                // libcurl reports no connect or TLS time for a connection it reused.
+                let reused = timing.connect == nil && timing.firstByte != nil
+                let https = pane.resource.url.scheme?.lowercased() == "https"
+                let phases: [(String, TimeInterval?, String)] = [
+                    ("DNS", timing.nameLookup, reused ? "— (cached)" : "—"),
+                    ("connect", timing.connect, reused ? "— (connection reused)" : "—"),
+                    ("TLS", timing.tlsHandshake, !https ? "— (plain HTTP)" : reused ? "— (connection reused)" : "—"),
+                    ("first byte", timing.firstByte, "—"), ("total", timing.total, "—"),
                 ]
-                for (name, value) in phases {
-                    let text = value.map { ValueFormatter.duration($0) } ?? "—"
+                for (name, value, missing) in phases {
+                    let text = value.map { ValueFormatter.duration($0) } ?? missing
                     lines.append(DetailLine(text: "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + text))
                 }
                 if timing.redirects > 0 { lines.append(DetailLine(text: "  redirects   \(timing.redirects)")) }
