@@ -96,4 +96,17 @@ public final class CursesBackend: Backend {
         if index < 16 { return index - 8 }
         return index % 8
     }
+
+    /// OSC 52: `ESC ] 52 ; c ; BASE64 BEL`, written straight to the terminal (it moves no cursor
+    /// and draws nothing). Under tmux it reaches the clipboard when `set-clipboard` is `on`.
+    public func copyToClipboard(_ text: String) {
+        let sequence = Array(("\u{1B}]52;c;" + Base64.encode(Array(text.utf8)) + "\u{07}").utf8)
+        var offset = 0
+        while offset < sequence.count {
+            let written = sequence[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
 }

@@ -23,7 +23,7 @@ public final class TerminalSession {
     private var inputSource: (any DispatchSourceRead)?
     private var signals: SignalPipe?
     private var handler: (@MainActor (TerminalEvent) -> Void)?
-    private var isShutDown = false
+    private(set) var isShutDown = false
     private var decoder = InputDecoder()
     private var escapeTimer: DispatchWorkItem?
 
@@ -126,7 +126,7 @@ public final class TerminalSession {
         tr_disarm()
     }
 
-    private func resumeScreen() {
+    func resumeScreen() {
         var rows: Int32 = 0, cols: Int32 = 0
         if nc_window_size(STDOUT_FILENO, &rows, &cols) == 0 { _ = resizeterm(rows, cols) }
         _ = doupdate()

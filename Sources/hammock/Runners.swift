@@ -36,6 +36,8 @@ enum DashboardRunner {
             }
             app.onQuit = finish
             app.onSuspend = { session.suspend() }
+            let pager = Pager.command(environment: environment)
+            app.onPage = { text in session.page(text, command: pager) }
             app.onFrame = { _ in frameLog.frame(size: terminal.size) }
             session.start { event in
                 switch event {

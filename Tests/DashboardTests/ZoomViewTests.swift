@@ -139,6 +139,45 @@ import Testing
         ])
     }
 
+    @Test func cShowsTheRequestAsACurlCommandAndCopiesItWithoutSecrets() async throws {
+        stubOrders()
+        let screen = try await zoom(.character("c"))
+        #expect(Array(screen[1...11]) == [
+            " curl: copied to the clipboard where the terminal allows it (OSC 52); o…",
+            "                                                                        ",
+            "# ••• marks secrets written in the config itself: fill them in before   ",
+            "running.                                                                ",
+            "curl -sS -X POST \\                                                      ",
+            "  -H \"Authorization: •••\" \\                                             ",
+            "  -H \"X-Team: payments\" \\                                               ",
+            "  -H \"Content-Type: application/json\" \\                                 ",
+            "  --data-binary '{\"state\":\"open\",\"limit\":2}' \\                          ",
+            "  -L --max-redirs 10 \\                                                  ",
+            "  \"https://api.test/orders\"                                             ",
+        ])
+        let copied = try #require(h.backend.clipboard.last)
+        #expect(copied.hasSuffix(#""https://api.test/orders""#) && copied.contains("--data-binary"))
+        #expect(!copied.contains("s3cr3t") && !screen.joined().contains("s3cr3t"))
+        let back = try await h.press(.escape)
+        #expect(back.last?.contains("[1 data]") == true, "Esc: back in the zoom")
+    }
+
+    @Test func oWithoutATerminalSaysSoInsteadOfFailingSilently() async throws {
+        stubOrders()
+        var paged: [String] = []
+        h.app.onPage = { text in
+            paged.append(text)
+            return nil
+        }
+        _ = try await zoom(.character("o"))
+        #expect(paged == ["{\n  \"count\": 2,\n  \"echo\": \"•••\"\n}\n"], "the body, redacted and pretty")
+        h.app.onPage = { _ in "the pager (false) exited with status 1" }
+        let screen = try await h.press(.character("o"))
+        #expect(screen.last?.contains("the pager (false) exited with status 1") == true)
+        let next = try await h.press(.character("j"))
+        #expect(next.last?.contains("exited") == false, "the message goes with the next key")
+    }
+
     @Test func tabCyclesTheViewsAndSearchFindsLines() async throws {
         stubOrders()
         var screen = try await zoom(.tab)

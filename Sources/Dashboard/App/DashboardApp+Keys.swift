@@ -1,8 +1,10 @@
+import DashboardConfig
 import TerminalUI
 
 extension DashboardApp {
     func handleKey(_ key: KeyEvent) {
         defer { requestFrame(urgent: true) }
+        flash = nil
         if key == .ctrl("c") { return quit(130) }
         if key == .ctrl("z") {
             onSuspend?()
@@ -11,6 +13,8 @@ extension DashboardApp {
         switch mode {
         case .help, .events:
             if [.escape, .character("q"), .character("?"), .character("e"), .enter].contains(key) { mode = .normal }
+        case .curl:
+            if [.escape, .character("q"), .character("c"), .enter].contains(key) { mode = .normal }
         case .filtering:
             handleFilterKey(key)
         case .searching:
@@ -101,6 +105,8 @@ extension DashboardApp {
         case .character("R"): reloadAll()
         case .character("p"): isPaused.toggle()
         case .character("v"): valueDisplay.raw.toggle()
+        case .character("c"): if let pane = selectedPane { showCurl(for: pane) }
+        case .character("o"): if let pane = selectedPane { openPager(for: pane) }
         case .character("s"):
             let current = selectedPane
             sortFailingFirst.toggle()
@@ -130,6 +136,26 @@ extension DashboardApp {
         default: break
         }
         clampSelection()
+    }
+
+    /// Shows the pane's request as a curl command and offers it to the clipboard.
+    private func showCurl(for pane: Pane) {
+        curlCommand = CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)
+        terminal?.copyToClipboard(curlCommand)
+        mode = .curl
+    }
+
+    /// Hands the terminal to `$PAGER` with the pane's last answer body (redacted, pretty when JSON).
+    private func openPager(for pane: Pane) {
+        guard let body = bodyText(of: pane) else {
+            flash = "no body to page: \(pane.spec.title) has no answer yet"
+            return
+        }
+        guard let onPage else {
+            flash = "no terminal to page in"
+            return
+        }
+        if let problem = onPage(body) { flash = problem }
     }
 
     /// Switches the zoom to `view`, from its top.

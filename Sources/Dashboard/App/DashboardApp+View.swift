@@ -45,6 +45,7 @@ extension DashboardApp {
         switch mode {
         case .help: Modal(title: "Keys", lines: Self.helpLines).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
+        case .curl: renderCurl(into: body, buffer: &buffer)
         case .normal, .filtering, .searching: break
         }
     }
@@ -79,6 +80,10 @@ extension DashboardApp {
     }
 
     private func renderFooter(into area: Rect, buffer: inout Buffer) {
+        if let flash {
+            StatusBar(left: " " + flash, style: Style(foreground: .yellow).bolded).render(into: area, buffer: &buffer)
+            return
+        }
         if let statusMessage {
             StatusBar(left: " ⚠ " + statusMessage, style: Style(foreground: .red).bolded).render(into: area, buffer: &buffer)
             return
@@ -87,7 +92,7 @@ extension DashboardApp {
         switch mode {
         case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
         case .searching: hints = " search: \(zoomSearch)▏  ⏎ find  Esc cancel"
-        case .help, .events: hints = " Esc close"
+        case .help, .events, .curl: hints = " Esc close"
         case .normal:
             if isZoomed {
                 let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }
@@ -99,7 +104,7 @@ extension DashboardApp {
                         keys.append(zoomSearch.isEmpty ? "/ search" : "n next \"\(zoomSearch)\"")
                     }
                 }
-                keys += ["j/k scroll", "r reload", "Esc back"]
+                keys += ["j/k scroll", "c curl", "o pager", "Esc back"]
                 hints = " " + keys.joined(separator: "  ")
             } else {
                 var keys = ["r reload", "t retry", "R reload all", "tab next", "⏎ zoom", "e events", "/ filter", "s sort", isPaused ? "p resume" : "p pause", "q quit"]
@@ -120,6 +125,8 @@ extension DashboardApp {
         "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back",
         "  1-5 Tab  zoom views: data, response, request, timing, error",
         "  / n      search a zoom view, next match",
+        "c          the pane's request as a curl command (copied via OSC 52)",
+        "o          the pane's last body in $PAGER",
         "e          recent resource events",
         "/          filter panes by title or URL",
         "s          sort failing panes first",
@@ -365,6 +372,21 @@ extension DashboardApp {
             if let max = history.probes.filter(\.ok).map(\.latency).max() { summary += " · max \(Formatting.latency(max))" }
         }
         buffer.setString(x: area.x, y: area.y + 4, DisplayWidth.truncate(summary, to: area.width), style: Style().dimmed)
+    }
+
+    // MARK: curl
+
+    /// The curl command on a plain area, no borders at its sides, so it can be selected and copied.
+    private func renderCurl(into area: Rect, buffer: inout Buffer) {
+        buffer.fill(area)
+        buffer.setString(x: area.x, y: area.y, DisplayWidth.truncate(" curl: copied to the clipboard where the terminal allows it (OSC 52); or select it below", to: area.width), style: Style().bolded)
+        var row = area.y + 2
+        for line in curlCommand.split(separator: "\n", omittingEmptySubsequences: false) {
+            for piece in Paragraph.wrap(String(line), width: max(1, area.width)) where row < area.bottom {
+                buffer.setString(x: area.x, y: row, piece, style: line.hasPrefix("#") ? Style().dimmed : .plain)
+                row += 1
+            }
+        }
     }
 
     // MARK: Events

@@ -64,9 +64,16 @@ extension DashboardApp {
             lines.append(DetailLine(text: "\(name): \(redact(value))"))
         }
         lines.append(.blank)
-        let body = PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
-        lines += body.map { DetailLine(text: $0) }
+        lines += (bodyText(of: pane) ?? "").split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { DetailLine(text: String($0)) }
         return lines
+    }
+
+    /// The last answer's body as the response view shows it (redacted, pretty when JSON), for
+    /// the pager; nil when there is none.
+    func bodyText(of pane: Pane) -> String? {
+        guard let entity = latestAnswer(of: pane).entity else { return nil }
+        let lines = PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
+        return lines.joined(separator: "\n") + "\n"
     }
 
     private func requestLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {

@@ -29,6 +29,8 @@ public final class DashboardApp {
         case normal, help, events, filtering
         /// Typing a search in a zoomed detail view.
         case searching
+        /// The selected pane's request as a curl command (`c`).
+        case curl
     }
 
     public private(set) var spec: DashboardSpec
@@ -56,6 +58,10 @@ public final class DashboardApp {
     public internal(set) var zoomSearch = ""
     /// "no match" after a search that found nothing, for the footer.
     var searchMissed = false
+    /// The curl command `c` made, shown while `mode` is `.curl`.
+    public internal(set) var curlCommand = ""
+    /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
+    public internal(set) var flash: String?
     public internal(set) var mode: Mode = .normal
     public internal(set) var filter = ""
     public internal(set) var sortFailingFirst = false
@@ -81,6 +87,8 @@ public final class DashboardApp {
     public var onQuit: (@MainActor (Int32) -> Void)?
     /// Called when the user presses Ctrl-Z.
     public var onSuspend: (@MainActor () -> Void)?
+    /// Hands the terminal to a pager showing the text; returns why it could not, or nil.
+    public var onPage: (@MainActor (String) -> String?)?
     /// Called for every resource event (the `events` command streams these).
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called after every frame with the number of cells sent.

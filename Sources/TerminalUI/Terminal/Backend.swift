@@ -9,4 +9,7 @@ public protocol Backend: AnyObject {
     func flush()
     /// Blanks the whole screen (before a full redraw).
     func clear()
+    /// Asks the terminal to put `text` on the system clipboard (OSC 52); terminals that do not
+    /// allow it ignore the request.
+    func copyToClipboard(_ text: String)
 }

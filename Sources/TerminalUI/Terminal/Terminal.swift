@@ -19,6 +19,11 @@ public final class Terminal {
     public var size: Size { backend.size }
 
     /// Makes the next frame send every cell (after a resume, or when the screen may be garbled).
+    /// Puts `text` on the clipboard, when the terminal allows it (OSC 52).
+    public func copyToClipboard(_ text: String) {
+        backend.copyToClipboard(text)
+    }
+
     public func forceFullRedraw() {
         needsFullRedraw = true
     }

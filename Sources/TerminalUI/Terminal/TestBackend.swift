@@ -9,6 +9,8 @@ public final class TestBackend: Backend {
     /// The cells sent in the last flushed frame.
     public private(set) var lastFrame: [CellUpdate] = []
     public private(set) var clearCount = 0
+    /// What was put on the clipboard, oldest first.
+    public private(set) var clipboard: [String] = []
 
     public init(columns: Int, rows: Int) {
         buffer = Buffer(width: columns, height: rows)
@@ -44,4 +46,8 @@ public final class TestBackend: Backend {
 
     /// The screen as lines of text.
     public var lines: [String] { buffer.lines }
+
+    public func copyToClipboard(_ text: String) {
+        clipboard.append(text)
+    }
 }

@@ -1,0 +1,101 @@
+import CNCursesW
+import Dispatch
+import Glibc
+
+extension TerminalSession {
+    /// Hands the terminal to a pager reading `text` on its standard input, and takes it back when
+    /// the pager exits: the screen is left, the pager runs (`/bin/sh -c COMMAND`, so `$PAGER` may
+    /// carry options like `less -R`) in a process group of its own that owns the terminal, so
+    /// Ctrl-C and Ctrl-Z reach the pager, not the dashboard; it starts with default signal
+    /// handling and nothing blocked. Then the screen comes back whole (`.resumed`).
+    ///
+    /// Returns nil, or why the pager could not run or what it exited with.
+    public func page(_ text: String, command: String) -> String? {
+        guard !isShutDown else { return "no terminal" }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return "cannot make a pipe for the pager" }
+        // Neither end leaks into the pager as is (stdin is a dup2 of the read end).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = endwin()
+        defer { resumeScreen() }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = ["/bin/sh", "-c", command]
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+        close(fds[0])
+        guard spawned == 0 else {
+            close(fds[1])
+            return "cannot start the pager: \(String(cString: strerror(spawned)))"
+        }
+        // The pager's group owns the terminal while it runs.
+        TerminalSession.giveTerminal(to: pid)
+        // Written from another thread: a pager that reads slowly (or never) must not block this one.
+        let writeEnd = fds[1]
+        let bytes = Array(text.utf8)
+        let writer = DispatchQueue(label: "hammock.pager-writer")
+        writer.async {
+            // A pager that quits early makes the write fail with EPIPE, not end the process.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { break }
+                offset += written
+            }
+            close(writeEnd)
+        }
+        var status: Int32 = 0
+        while true {
+            let waited = waitpid(pid, &status, WUNTRACED)
+            if waited == -1, errno == EINTR { continue }
+            // Stopped (it read the terminal before owning it, or Ctrl-Z): give it the terminal, go on.
+            if waited == pid, (status & 0xFF) == 0x7F {
+                TerminalSession.giveTerminal(to: pid)
+                kill(-pid, SIGCONT)
+                continue
+            }
+            break
+        }
+        writer.sync {}
+        TerminalSession.giveTerminal(to: getpgrp())
+        let signal = status & 0x7F
+        if signal != 0 { return "the pager ended with signal \(signal)" }
+        let code = (status >> 8) & 0xFF
+        return code == 0 ? nil : "the pager (\(command)) exited with status \(code)"
+    }
+
+    /// Makes `group` the terminal's foreground process group. SIGTTOU is blocked around it: a
+    /// process outside the foreground group may set it only so.
+    static func giveTerminal(to group: pid_t) {
+        var ttou = sigset_t()
+        sigemptyset(&ttou)
+        sigaddset(&ttou, SIGTTOU)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &ttou, &previous)
+        _ = tcsetpgrp(STDIN_FILENO, group)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+}

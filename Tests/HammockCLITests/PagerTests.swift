@@ -1,0 +1,55 @@
+import Foundation
+import ResourceEngineTesting
+import Testing
+
+/// `o` hands the terminal to `$PAGER` and takes it back: a stub pager records what it was given,
+/// its signal state and whether it owned the terminal; the dashboard comes back whole.
+@Suite(.serialized) struct PagerTests {
+    @Test(.enabled(if: TmuxHarness.tmuxAvailable, "needs tmux"))
+    func oPagesTheBodyAndTheScreenComesBack() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-pager-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stub = directory + "/pager.sh"
+        try """
+            #!/bin/sh
+            grep -E '^(SigBlk|SigIgn)' /proc/$$/status > '\(directory)/signals.txt'
+            awk '{ print ($5 == $8) ? "owns the terminal" : "does not own the terminal" }' /proc/$$/stat > '\(directory)/terminal.txt'
+            cat > '\(directory)/body.tmp'
+            mv '\(directory)/body.tmp' '\(directory)/body.txt'
+
+            """.write(toFile: stub, atomically: true, encoding: .utf8)
+        chmod(stub, 0o755)
+        let config = SampleConfigTests.configDirectory.appendingPathComponent("health.yaml").path
+        let tmux = try TmuxHarness(
+            command: "'\(CLITests.binary)' '\(config)' --no-cache", columns: 100, rows: 24,
+            environment: ["HAMMOCK_DEMO_URL": api.baseURL, "PAGER": stub, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        _ = try tmux.waitForScreen("the health pane's data") { $0.contains { $0.contains("version  3.2.1") } }
+        try tmux.sendKeys("Enter")
+        _ = try tmux.waitForScreen("the zoomed pane") { $0.last?.contains("[1 data]") == true }
+        try tmux.sendKeys("o")
+        let screen = try tmux.waitForScreen("the dashboard back after the pager") { lines in
+            FileManager.default.fileExists(atPath: directory + "/body.txt")
+                && lines.first?.contains("3 panes") == true && lines.last?.contains("[1 data]") == true
+                && lines.contains { $0.contains("status") && $0.contains("UP") }
+        }
+        #expect(screen[1].hasPrefix("┌ Health"), "the whole screen is drawn again: \(screen.joined(separator: "\n"))")
+        let body = try String(contentsOfFile: directory + "/body.txt", encoding: .utf8)
+        #expect(body.hasPrefix("{\n  \"status\": \"UP\""), "the body, pretty: \(body)")
+        let signals = try String(contentsOfFile: directory + "/signals.txt", encoding: .utf8)
+        // SIGHUP to SIGSYS and the rest of the first 31 at their defaults; glibc keeps its own
+        // signals (32, 33) out of reach of posix_spawn, so only the classic ones are asked about.
+        let fields = Dictionary(uniqueKeysWithValues: signals.split(separator: "\n").map { line in
+            let parts = line.split(separator: "\t")
+            return (String(parts[0]), UInt64(parts.last ?? "", radix: 16) ?? .max)
+        })
+        #expect(fields["SigBlk:"] == 0, "nothing blocked: \(signals)")
+        #expect((fields["SigIgn:"] ?? .max) & 0x7FFF_FFFF == 0, "no classic signal ignored (the dashboard ignores SIGINT, SIGTSTP…): \(signals)")
+        let terminal = try String(contentsOfFile: directory + "/terminal.txt", encoding: .utf8)
+        #expect(terminal == "owns the terminal\n")
+        try tmux.sendKeys("Escape", "q")
+        #expect(try tmux.waitForExit().hasPrefix("exit 0"))
+    }
+}
