@@ -25,3 +25,47 @@ import Testing
         #expect(log.entries.map(\.time) == [9])
     }
 }
+
+/// The `e` view: scrolls, filters by text, shows one pane's events.
+@MainActor
+@Suite struct EventLogViewTests {
+    @Test func theEventLogScrollsFiltersAndShowsOnePane() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Health, resource: /health, every: 1s, show: value, select: status }
+              - { title: Payments, resource: /payments, every: 1s, show: value }
+            """, columns: 80, rows: 12)
+        h.stub("health", .json(#"{"status":"UP"}"#))
+        h.stub("payments", .json(#"{"message":"down"}"#, status: 503))
+        h.app.start()
+        try await h.settle()
+        for _ in 0..<4 { try await h.advance(1) }
+        var screen = try await h.press(.character("e"))
+        let all = h.app.shownEvents.count
+        #expect(screen[2].contains("Events (latest last)") && screen[2].contains("\(all) of \(all)"))
+        let newest = try #require(h.app.shownEvents.last)
+        #expect(screen[8].contains(String(newest.prefix(60))), "the newest at the bottom")
+
+        screen = try await h.press(.character("k"), .character("k"))
+        #expect(screen[2].contains("2 newer below"))
+        #expect(screen[8].contains(String(h.app.shownEvents[all - 3].prefix(60))))
+
+        screen = try await h.press(.character("/"), .character("e"), .character("r"), .character("r"), .enter)
+        #expect(screen[2].contains("/err"))
+        #expect(h.app.shownEvents.allSatisfy { $0.lowercased().contains("err") } && !h.app.shownEvents.isEmpty)
+        #expect(screen.dropFirst(3).prefix(6).allSatisfy { !$0.contains("Health") }, "Health had no errors")
+
+        screen = try await h.press(.character("/"), .escape, .character("f"))
+        #expect(h.app.selectedPane?.spec.title == "Health")
+        #expect(screen[2].contains("Health only"))
+        #expect(h.app.shownEvents.allSatisfy { $0.contains("Health") } && !h.app.shownEvents.isEmpty)
+        #expect(screen.last?.contains("f all panes") == true)
+
+        screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
+        #expect(screen[3].contains("no event matches"))
+        try await h.press(.escape)
+        #expect(h.app.mode == .normal)
+    }
+}

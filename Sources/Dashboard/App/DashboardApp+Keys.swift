@@ -11,8 +11,10 @@ extension DashboardApp {
             return
         }
         switch mode {
-        case .help, .events:
+        case .help:
             if [.escape, .character("q"), .character("?"), .character("e"), .enter].contains(key) { mode = .normal }
+        case .events:
+            handleEventsKey(key)
         case .curl:
             if [.escape, .character("q"), .character("c"), .enter].contains(key) { mode = .normal }
         case .filtering:
@@ -37,6 +39,39 @@ extension DashboardApp {
         }
         selection = 0
         clampSelection()
+    }
+
+    /// The event log: scroll, `/` filter, `f` only the selected pane, Esc (or `e`, `q`) closes.
+    private func handleEventsKey(_ key: KeyEvent) {
+        let page = max(1, (terminal?.size.rows ?? 24) - 6)
+        if typingEventFilter {
+            switch key {
+            case .enter: typingEventFilter = false
+            case .escape:
+                eventFilter = ""
+                typingEventFilter = false
+            case .backspace: eventFilter = String(eventFilter.dropLast())
+            case .character(let c): eventFilter.append(c)
+            default: break
+            }
+            eventScroll = 0
+            return
+        }
+        switch key {
+        case .escape, .character("q"), .character("e"), .enter, .character("?"): mode = .normal
+        case .character("/"):
+            typingEventFilter = true
+            eventFilter = ""
+        case .character("f"): eventsOfSelectedPaneOnly.toggle()
+        case .character("k"), .up: eventScroll += 1
+        case .character("j"), .down: eventScroll -= 1
+        case .pageUp: eventScroll += page
+        case .pageDown, .character(" "): eventScroll -= page
+        case .home, .character("g"): eventScroll = Int.max / 2
+        case .end, .character("G"): eventScroll = 0
+        default: break
+        }
+        eventScroll = max(0, min(eventScroll, max(0, shownEvents.count - 1)))
     }
 
     private func handleSearchKey(_ key: KeyEvent) {
@@ -111,7 +146,9 @@ extension DashboardApp {
             let current = selectedPane
             sortFailingFirst.toggle()
             reselect(current)
-        case .character("e"): mode = .events
+        case .character("e"):
+            mode = .events
+            eventScroll = 0
         case .character("?"): mode = .help
         case .character("/"): mode = .filtering
         case .escape:

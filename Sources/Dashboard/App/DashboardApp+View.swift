@@ -92,7 +92,11 @@ extension DashboardApp {
         switch mode {
         case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
         case .searching: hints = " search: \(zoomSearch)▏  ⏎ find  Esc cancel"
-        case .help, .events, .curl: hints = " Esc close"
+        case .help, .curl: hints = " Esc close"
+        case .events:
+            hints = typingEventFilter
+                ? " filter: \(eventFilter)▏  ⏎ apply  Esc clear"
+                : " j/k PgUp/PgDn scroll  / filter  f \(eventsOfSelectedPaneOnly ? "all panes" : "this pane only")  Esc close"
         case .normal:
             if isZoomed {
                 let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }
@@ -127,7 +131,7 @@ extension DashboardApp {
         "  / n      search a zoom view, next match",
         "c          the pane's request as a curl command (copied via OSC 52)",
         "o          the pane's last body in $PAGER",
-        "e          recent resource events",
+        "e          recent resource events: j/k scroll, / filter, f this pane only",
         "/          filter panes by title or URL",
         "s          sort failing panes first",
         "v          raw values / formatted values (bytes, durations, ages…)",
@@ -391,21 +395,37 @@ extension DashboardApp {
 
     // MARK: Events
 
-    private func renderEvents(into area: Rect, buffer: inout Buffer) {
-        let box = area.inset(horizontal: 2, vertical: 1)
-        let room = max(1, box.height - 2)
-        let lines = eventLog.entries.suffix(room).map { entry -> String in
+    /// The event log's entries after the pane and text filters, as lines, oldest first.
+    var shownEvents: [String] {
+        let pane = eventsOfSelectedPaneOnly ? selectedPane?.spec.title : nil
+        let needle = eventFilter.lowercased()
+        return eventLog.entries.compactMap { entry -> String? in
+            if let pane, !entry.panes.contains(pane) { return nil }
             var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? "\(entry.method) \(entry.url)", entry.event]
             if let status = entry.statusCode { parts.append(String(status)) }
             if let latency = entry.latency { parts.append(Formatting.latency(latency)) }
             if let message = entry.message { parts.append(message) }
-            return parts.joined(separator: "  ")
+            let line = parts.joined(separator: "  ")
+            return needle.isEmpty || line.lowercased().contains(needle) ? line : nil
         }
+    }
+
+    private func renderEvents(into area: Rect, buffer: inout Buffer) {
+        let box = area.inset(horizontal: 2, vertical: 1)
+        let room = max(1, box.height - 2)
+        let all = shownEvents
+        let end = max(0, all.count - eventScroll)
+        let lines = Array(all[max(0, end - room)..<end])
+        var title = "Events (latest last)"
+        if eventsOfSelectedPaneOnly, let pane = selectedPane { title += " · \(pane.spec.title) only" }
+        if !eventFilter.isEmpty || typingEventFilter { title += " · /\(eventFilter)" + (typingEventFilter ? "▏" : "") }
+        if eventScroll > 0 { title += " · \(eventScroll) newer below" }
         buffer.fill(box)
-        let block = Block(title: "Events (latest last)", rightTitle: "Esc close")
+        let block = Block(title: title, rightTitle: "\(all.count) of \(eventLog.entries.count)")
         block.render(into: box, buffer: &buffer)
         let inner = block.inner(box).inset(horizontal: 1)
-        for (row, line) in (lines.isEmpty ? ["no events yet"] : lines).enumerated() where row < inner.height {
+        let empty = eventLog.entries.isEmpty ? "no events yet" : "no event matches"
+        for (row, line) in (lines.isEmpty ? [empty] : lines).enumerated() where row < inner.height {
             buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(line, to: inner.width))
         }
     }

@@ -60,6 +60,13 @@ public final class DashboardApp {
     var searchMissed = false
     /// The curl command `c` made, shown while `mode` is `.curl`.
     public internal(set) var curlCommand = ""
+    /// The event log's view: a text filter (`/`), only the selected pane's events (`f`), and how
+    /// many lines it is scrolled up from the newest.
+    public internal(set) var eventFilter = ""
+    public internal(set) var eventsOfSelectedPaneOnly = false
+    var eventScroll = 0
+    /// True while `/` in the event log takes typing.
+    var typingEventFilter = false
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
     public internal(set) var flash: String?
     public internal(set) var mode: Mode = .normal
