@@ -197,4 +197,50 @@ import Testing
         screen = try await h.press(.escape)
         #expect(!h.app.isZoomed)
     }
+
+    @Test func aZoomedTableSortsByEachColumnAndSearchFindsARow() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - title: Targets
+                resource: /targets
+                show: table
+                columns: [job, { path: duration, format: duration }]
+            """, columns: 60, rows: 10)
+        h.stub("targets", .json(#"[{"job":"prometheus","duration":0.5},{"job":"Node","duration":12},{"job":"blackbox"},{"job":"api","duration":"2"}]"#))
+        h.app.start()
+        try await h.settle()
+        var screen = try await h.press(.enter, .character("s"))
+        #expect(Array(screen[2...6]) == [
+            "│ job ▲       duration                                     │",
+            "│ api         2 s                                          │",
+            "│ blackbox    —                                            │",
+            "│ Node        12 s                                         │",
+            "│ prometheus  500 ms                                       │",
+        ], "text without case")
+        screen = try await h.press(.character("s"), .character("s"))
+        #expect(Array(screen[2...6]) == [
+            "│ job         duration ▲                                   │",
+            "│ prometheus  500 ms                                       │",
+            "│ api         2 s                                          │",
+            "│ Node        12 s                                         │",
+            "│ blackbox    —                                            │",
+        ], "numbers as numbers (\"2\" too), missing last")
+        screen = try await h.press(.character("s"))
+        #expect(screen[3].contains("Node        12 s"), "descending: \(screen[3])")
+        #expect(screen[6].contains("blackbox    —"), "missing still last")
+        screen = try await h.press(.character("s"))
+        #expect(screen[2].hasPrefix("│ job         duration  "), "then as listed")
+        #expect(screen[3].contains("prometheus"))
+        #expect(screen.last?.contains("s sort") == true)
+
+        screen = try await h.press(.character("/"), .character("b"), .character("l"), .character("a"), .enter)
+        #expect(screen[3].contains("blackbox"), "scrolled to the matching row")
+        #expect(h.backend.buffer[2, 3].style.reverse, "and it is highlighted")
+        #expect(screen.last?.contains(#"n next "bla""#) == true)
+        screen = try await h.press(.escape)
+        #expect(!screen[1].contains("zoom") && h.app.isZoomed == false)
+        #expect(!h.backend.buffer[2, 3].style.reverse, "no highlight outside zoom")
+    }
 }

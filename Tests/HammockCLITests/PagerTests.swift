@@ -13,9 +13,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let stub = directory + "/pager.sh"
+        // grep reads its own status: what the pager started with (the shell's own mask is briefly
+        // full while it forks).
         try """
             #!/bin/sh
-            grep -E '^(SigBlk|SigIgn)' /proc/$$/status > '\(directory)/signals.txt'
+            grep -E '^(SigBlk|SigIgn)' /proc/self/status > '\(directory)/signals.txt'
             awk '{ print ($5 == $8) ? "owns the terminal" : "does not own the terminal" }' /proc/$$/stat > '\(directory)/terminal.txt'
             cat > '\(directory)/body.tmp'
             mv '\(directory)/body.tmp' '\(directory)/body.txt'

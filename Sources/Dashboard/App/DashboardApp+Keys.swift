@@ -105,12 +105,15 @@ extension DashboardApp {
         case .escape, .enter: isZoomed = false
         case .tab: show(zoomView.cycled(by: 1), of: pane)
         case .backTab: show(zoomView.cycled(by: -1), of: pane)
-        case .character("/") where zoomView != .data:
+        case .character("/"):
             zoomSearch = ""
             searchMissed = false
             mode = .searching
-        case .character("n") where zoomView != .data && !zoomSearch.isEmpty:
+        case .character("n") where !zoomSearch.isEmpty:
             searchMissed = !findNext(in: pane, after: pane.scroll)
+        case .character("s") where zoomView == .data && pane.spec.show == .table:
+            pane.tableSort = TableSort.next(after: pane.tableSort, columns: pane.content?.tableColumnCount ?? 0)
+            pane.scroll = 0
         case .character("j"), .down: scroll(pane, by: 1)
         case .character("k"), .up: scroll(pane, by: -1)
         case .pageDown, .character(" "): scroll(pane, by: page)

@@ -101,13 +101,15 @@ extension DashboardApp {
             if isZoomed {
                 let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }
                 var keys = [views.joined(separator: " ")]
-                if zoomView != .data {
-                    if searchMissed {
-                        keys.append("no match for \"\(zoomSearch)\"")
-                    } else {
-                        keys.append(zoomSearch.isEmpty ? "/ search" : "n next \"\(zoomSearch)\"")
-                    }
+                // A search's state first: it answers the last key.
+                if searchMissed {
+                    keys.insert("no match for \"\(zoomSearch)\"", at: 0)
+                } else if !zoomSearch.isEmpty {
+                    keys.insert("n next \"\(zoomSearch)\"", at: 0)
+                } else {
+                    keys.append("/ search")
                 }
+                if zoomView == .data, selectedPane?.spec.show == .table { keys.insert("s sort", at: 1) }
                 keys += ["j/k scroll", "c curl", "o pager", "Esc back"]
                 hints = " " + keys.joined(separator: "  ")
             } else {
@@ -129,6 +131,7 @@ extension DashboardApp {
         "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back",
         "  1-5 Tab  zoom views: data, response, request, timing, error",
         "  / n      search a zoom view, next match",
+        "  s        zoomed table: sort by the next column (▲ ▼), then as listed",
         "c          the pane's request as a curl command (copied via OSC 52)",
         "o          the pane's last body in $PAGER",
         "e          recent resource events: j/k scroll, / filter, f this pane only",
@@ -292,6 +295,7 @@ extension DashboardApp {
             renderError(error, pane: pane, into: inner, buffer: &buffer)
         case .success:
             if let content = pane.content {
+                content.highlight = zoomed ? zoomSearch : ""
                 content.render(into: inner, buffer: &buffer, scroll: zoomed ? pane.scroll : 0)
             } else {
                 Paragraph(isPaused ? "paused: press r to load" : "no data yet", style: Style().dimmed, alignment: .center)

@@ -226,8 +226,9 @@ extension DashboardApp {
     @discardableResult
     func findNext(in pane: Pane, after line: Int) -> Bool {
         let needle = zoomSearch.lowercased()
-        guard !needle.isEmpty, zoomView != .data else { return false }
-        let lines = detailLines(zoomView, of: pane).map { $0.text.lowercased() }
+        guard !needle.isEmpty else { return false }
+        let width = (terminal?.size.columns ?? 80) - 4
+        let lines = (zoomView == .data ? pane.content?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)).map { $0.lowercased() }
         guard !lines.isEmpty else { return false }
         for offset in 1...lines.count {
             let index = (line + offset) % lines.count

@@ -124,11 +124,18 @@ public final class Pane {
     /// What the pane shows of its entity; built once per new data or error.
     var content: PaneContent? {
         guard let entity = shownEntity else { return nil }
-        if let cachedContent { return cachedContent }
+        if let cachedContent {
+            cachedContent.tableSort = tableSort
+            return cachedContent
+        }
         let content = PaneContent(spec: spec, content: redactor.redact(content: entity.content), display: display)
+        content.tableSort = tableSort
         cachedContent = content
         return content
     }
+
+    /// How a table pane's rows are ordered (zoom, `s`); nil: as the data lists them.
+    public var tableSort: TableSort?
 
     /// When what the pane shows stops being true by itself (a formatted age), or nil.
     var contentValidUntil: TimeInterval? { cachedContent?.formattedValidUntil }

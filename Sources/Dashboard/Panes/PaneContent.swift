@@ -45,6 +45,12 @@ final class PaneContent {
     private var cachedInline: String?
     private var cachedSummary: String?
     private var cachedValueStyle: Style?
+    /// The zoom's row order for a table; a change re-sorts.
+    var tableSort: TableSort? {
+        didSet { if tableSort != oldValue { cachedTable = nil } }
+    }
+    /// Rows containing this text are highlighted (a search in zoom); empty: none.
+    var highlight = ""
     /// Per width: wrapped rows before each source line (prefix sums), so a frame wraps only the
     /// lines it shows.
     private var wrappedStarts: [Int: [Int]] = [:]
@@ -225,6 +231,13 @@ final class PaneContent {
             let start = min(scroll, max(0, pairs.count - 1))
             var list = KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
             list.valueStyles = Array(cachedFieldStyles.dropFirst(start))
+            if !highlight.isEmpty {
+                let needle = highlight.lowercased()
+                for (offset, pair) in list.pairs.enumerated() where "\(pair.key)  \(pair.value)".lowercased().contains(needle) {
+                    while list.valueStyles.count <= offset { list.valueStyles.append(nil) }
+                    list.valueStyles[offset] = Style().reversed
+                }
+            }
             list.render(into: area, buffer: &buffer)
         case .table:
             let table = tableRows(value)
@@ -241,7 +254,15 @@ final class PaneContent {
                 let end = min(table.rows.count, start + max(0, area.height - 1))
                 var widget = Table(header: table.header, rows: Array(table.rows[start..<end]), naturalWidths: table.naturalWidths)
                 widget.widthRules = (spec.columns ?? []).map(PaneContent.widthRule)
-                widget.cellStyles = Array(cachedCellStyles[min(start, cachedCellStyles.count)..<min(end, cachedCellStyles.count)])
+                var cellStyles = Array(cachedCellStyles[min(start, cachedCellStyles.count)..<min(end, cachedCellStyles.count)])
+                if !highlight.isEmpty {
+                    let needle = highlight.lowercased()
+                    for (offset, row) in table.rows[start..<end].enumerated() where row.joined(separator: "  ").lowercased().contains(needle) {
+                        while cellStyles.count <= offset { cellStyles.append([]) }
+                        cellStyles[offset] = row.indices.map { _ in Style().reversed }
+                    }
+                }
+                widget.cellStyles = cellStyles
                 widget.render(into: area, buffer: &buffer)
             }
         case .text:
@@ -287,6 +308,50 @@ final class PaneContent {
         return text
     }
 
+    /// Rows ordered by one column's values: numbers as numbers (text that reads as one too),
+    /// other text without case, missing values last either way; ties keep the data's order.
+    static func sorted(_ rows: [[JSON?]], by sort: TableSort) -> [[JSON?]] {
+        func key(_ value: JSON?) -> (rank: Int, number: Double, text: String) {
+            guard let value, value != .null else { return (2, 0, "") }
+            if let number = ValueFormatter.number(value) { return (0, number, "") }
+            return (1, 0, inline(value).lowercased())
+        }
+        let keyed = rows.enumerated().map { (offset: $0.offset, row: $0.element, key: key(sort.column < $0.element.count ? $0.element[sort.column] : nil)) }
+        return keyed.sorted { a, b in
+            if a.key.rank != b.key.rank { return a.key.rank < b.key.rank }
+            let ordered: Bool?
+            if a.key.rank == 0, a.key.number != b.key.number {
+                ordered = a.key.number < b.key.number
+            } else if a.key.rank == 1, a.key.text != b.key.text {
+                ordered = a.key.text < b.key.text
+            } else {
+                ordered = nil
+            }
+            guard let ordered else { return a.offset < b.offset }
+            return sort.descending ? !ordered : ordered
+        }.map(\.row)
+    }
+
+    /// How many columns the table shows (0 when it shows no table).
+    var tableColumnCount: Int {
+        guard spec.show == .table, case .success(let value) = selected else { return 0 }
+        return tableRows(value).header.count
+    }
+
+    /// The rows a zoomed pane scrolls through, as text, for search: table rows, field lines,
+    /// source lines (json), wrapped rows (text).
+    func searchRows(width: Int) -> [String] {
+        refreshFormatting()
+        guard case .success(let value) = selected else { return [] }
+        switch spec.show {
+        case .table: return tableRows(value).rows.map { $0.joined(separator: "  ") }
+        case .fields: return fieldPairs(value).map { "\($0.key)  \($0.value)" }
+        case .json: return sourceLines(value)
+        case .text: return wrappedRows(value, width: max(1, width), from: 0, count: Int.max / 2)
+        case .value: return [inlineValue(value)]
+        }
+    }
+
     static func widthRule(_ field: DisplayField) -> Table.ColumnWidth {
         switch field.width {
         case .natural: .natural
@@ -323,14 +388,18 @@ final class PaneContent {
         if let cachedTable { return cachedTable }
         guard let items = value.arrayValue else { return ([], [], []) }
         let fields = spec.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
-        let header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
+        var header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
         let paths = fields.map { PathCache.path($0.path) }
         let colored = fields.contains { !$0.colors.isEmpty }
+        var found = items.prefix(Limits.lines).map { item in paths.map { path in path.flatMap { $0.lookup(item) } } }
+        if let sort = tableSort, sort.column < fields.count {
+            found = PaneContent.sorted(found, by: sort)
+            header[sort.column] += sort.descending ? " ▼" : " ▲"
+        }
         var styles: [[Style?]] = []
-        let rows = items.prefix(Limits.lines).map { item in
-            let found = paths.map { path in path.flatMap { $0.lookup(item) } }
-            if colored { styles.append(zip(found, fields).map { value, field in value.flatMap { PaneContent.style(of: $0, in: field) } }) }
-            return zip(found, fields).map { value, field in value.map { formatted($0, field.format) } ?? "—" }
+        let rows = found.map { values in
+            if colored { styles.append(zip(values, fields).map { value, field in value.flatMap { PaneContent.style(of: $0, in: field) } }) }
+            return zip(values, fields).map { value, field in value.map { formatted($0, field.format) } ?? "—" }
         }
         cachedCellStyles = styles
         let table = (header, rows, Table.naturalWidths(header: header, rows: rows))

@@ -1,0 +1,18 @@
+/// How a table pane's rows are ordered in zoom (`s` cycles it): by one column, either way.
+public struct TableSort: Sendable, Equatable {
+    public var column: Int
+    public var descending: Bool
+
+    public init(column: Int, descending: Bool) {
+        self.column = column
+        self.descending = descending
+    }
+
+    /// The next step of `s`: column 1 ascending, descending, column 2 ascending, … then none.
+    public static func next(after sort: TableSort?, columns: Int) -> TableSort? {
+        guard columns > 0 else { return nil }
+        guard let sort else { return TableSort(column: 0, descending: false) }
+        if !sort.descending { return TableSort(column: sort.column, descending: true) }
+        return sort.column + 1 < columns ? TableSort(column: sort.column + 1, descending: false) : nil
+    }
+}
