@@ -82,15 +82,20 @@ extension ConfigLoader {
         return nil
     }
 
-    /// `width: 12` or `width: fill`.
+    /// `width: 12`, `width: 30%` or `width: fill`.
     static func readWidth(_ node: Node, reader: inout NodeReader) -> DisplayField.Width? {
         if case .scalar(let scalar) = node, scalar.string == "fill" { return .fill }
-        if case .scalar(let scalar) = node, let columns = Int(scalar.string) {
-            if (1...500).contains(columns) { return .fixed(columns) }
-            reader.problem(at: node, "width must be between 1 and 500 columns, or fill")
+        if case .scalar(let scalar) = node, scalar.string.hasSuffix("%") {
+            if let percent = Int(scalar.string.dropLast()), (1...100).contains(percent) { return .share(percent) }
+            reader.problem(at: node, "a width share is 1% to 100%")
             return nil
         }
-        reader.problem(at: node, "width must be a number of columns or fill")
+        if case .scalar(let scalar) = node, let columns = Int(scalar.string) {
+            if (1...500).contains(columns) { return .fixed(columns) }
+            reader.problem(at: node, "width must be between 1 and 500 columns, a share like 30%, or fill")
+            return nil
+        }
+        reader.problem(at: node, "width must be a number of columns, a share like 30%, or fill")
         return nil
     }
 

@@ -243,6 +243,20 @@ import Testing
 
 /// `fields`, `columns`, `format` and `thresholds` mistakes, with their positions.
 extension ConfigProblemTests {
+    @Test func columnWidthsAreColumnsSharesOrFill() throws {
+        let spec = try ConfigLoader.parse("""
+            service: { baseURL: https://x.test/ }
+            panes:
+              - { title: A, resource: /a, show: table, columns: [{ path: a, width: 30% }, { path: b, width: 12 }, { path: c, width: fill }, d] }
+            """, file: "hammock.yaml", environment: [:])
+        #expect(spec.panes[0].columns?.map(\.width) == [.share(30), .fixed(12), .fill, .natural])
+        #expect(problems("""
+            service: { baseURL: https://x.test/ }
+            panes:
+              - { title: A, resource: /a, show: table, columns: [{ path: a, width: 150% }] }
+            """) == ["hammock.yaml:3:72: a width share is 1% to 100%"])
+    }
+
     @Test func badDisplayEntriesAreNamedWhereTheyAre() {
         let text = """
             service: { baseURL: https://x.test/ }
@@ -274,7 +288,7 @@ extension ConfigProblemTests {
             #"hammock.yaml:8:9: an entry of fields needs a path, e.g. { path: status, label: Status }"#,
             #"hammock.yaml:9:20: width only applies to columns"#,
             #"hammock.yaml:9:31: unknown key "lable" in an entry of fields (did you mean "label"?)"#,
-            #"hammock.yaml:13:33: width must be a number of columns or fill"#,
+            #"hammock.yaml:13:33: width must be a number of columns, a share like 30%, or fill"#,
             #"hammock.yaml:13:49: columns: "b[" is not a valid path"#,
             #"hammock.yaml:14:5: format applies to show: value (for fields and columns, give each entry its own: { path: size, format: bytes })"#,
             #"hammock.yaml:18:25: thresholds.warn: expected a value after >, e.g. "> 0.8""#,

@@ -126,6 +126,8 @@ import Testing
         #expect(table.columnWidths(for: 40) == [10, 5, 21], "too narrow: the widest natural column gives way first")
         table.widthRules = [.fixed(4), .natural, .natural]
         #expect(table.columnWidths(for: 100) == [4, 33, 29])
+        table.widthRules = [.share(50), .natural, .fill]
+        #expect(table.columnWidths(for: 100) == [48, 33, 15], "half of the 96 columns left by the gaps; the fill takes the rest")
     }
 
     @Test func aValuePaneFormatsAndItsThresholdsColourAndFail() async throws {

@@ -357,6 +357,7 @@ final class PaneContent {
         case .natural: .natural
         case .fixed(let columns): .fixed(columns)
         case .fill: .fill
+        case .share(let percent): .share(percent)
         }
     }
 

@@ -18,6 +18,8 @@ public struct DisplayField: Sendable, Equatable {
         case fixed(Int)
         /// Whatever the other columns leave.
         case fill
+        /// This share of the table's width, in percent (`width: 30%`).
+        case share(Int)
     }
 
     public var path: String

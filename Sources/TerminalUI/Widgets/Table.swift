@@ -10,6 +10,8 @@ public struct Table: Widget {
         case natural
         case fixed(Int)
         case fill
+        /// A share of the table's width, in percent.
+        case share(Int)
     }
 
     public var header: [String]
@@ -55,15 +57,16 @@ public struct Table: Widget {
         var widths = naturalWidths.map { Array($0.prefix(count)) + Array(repeating: 0, count: max(0, count - $0.count)) }
             ?? Table.naturalWidths(header: header, rows: rows)
         let rules = (0..<count).map { $0 < widthRules.count ? widthRules[$0] : .natural }
+        let available = width - 2 * (count - 1)
         for (column, rule) in rules.enumerated() {
             switch rule {
             case .fixed(let fixed): widths[column] = max(1, fixed)
+            case .share(let percent): widths[column] = max(1, available * min(100, max(0, percent)) / 100)
             // A fill column starts at its header and takes what the others leave.
             case .fill: widths[column] = min(widths[column], max(3, DisplayWidth.of(Sanitizer.line(header[column]))))
             case .natural: break
             }
         }
-        let available = width - 2 * (count - 1)
         // Natural columns give way first, widest first; fill columns only after them.
         for giving in [{ (rule: ColumnWidth) in rule == .natural }, { (rule: ColumnWidth) in rule == .fill }] {
             while widths.reduce(0, +) > available {
