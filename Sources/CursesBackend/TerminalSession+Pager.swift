@@ -36,7 +36,8 @@ extension TerminalSession {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = ["/bin/sh", "-c", command]
+        // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
+        let argv = ["/bin/sh", "-c", "exec " + command]
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid: pid_t = 0
@@ -82,7 +83,8 @@ extension TerminalSession {
         writer.sync {}
         TerminalSession.giveTerminal(to: getpgrp())
         let signal = status & 0x7F
-        if signal != 0 { return "the pager ended with signal \(signal)" }
+        // Ctrl-C or a closed pipe is the user's way out, not a failure.
+        if signal != 0 { return [SIGINT, SIGPIPE].contains(signal) ? nil : "the pager ended with signal \(signal)" }
         let code = (status >> 8) & 0xFF
         return code == 0 ? nil : "the pager (\(command)) exited with status \(code)"
     }

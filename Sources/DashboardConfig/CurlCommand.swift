@@ -11,7 +11,14 @@ public enum CurlCommand {
         var options: [String] = ["curl -sS"]
         if pane.method != .get || pane.body != nil { options[0] += " -X \(pane.method.httpName)" }
 
-        let urlTemplate = spec.displayURL(for: pane)
+        var urlTemplate = spec.displayURL(for: pane)
+        // `${BASE}/path` where BASE's value ends in "/" (as the config resolved it) would send
+        // `//path`: the reference keeps its slash, the path loses its own.
+        if let base = service.baseURL, base.fromEnvironment, base.value.hasSuffix("/"), !base.template.hasSuffix("/"),
+            urlTemplate.hasPrefix(base.template + "/")
+        {
+            urlTemplate = base.template + urlTemplate.dropFirst(base.template.count + 1)
+        }
         let url = spec.url(for: pane).flatMap(URL.init(string:))
         let base = service.baseURL.flatMap { URL(string: $0.value) }
         // Headers in the order the engine applies them; later ones win, names compared without case.

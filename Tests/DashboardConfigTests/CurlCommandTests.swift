@@ -92,6 +92,15 @@ import Testing
         #expect(!text.contains("pw-SECRET"))
     }
 
+    @Test func aBaseURLFromTheEnvironmentKeepsItsSlash() throws {
+        let text = try command("""
+            service: { baseURL: "${API_URL:-http://127.0.0.1:8731/}" }
+            panes:
+              - { title: A, resource: /health }
+            """, environment: [:])
+        #expect(text.hasSuffix(#""${API_URL:-http://127.0.0.1:8731/}health""#), "not //health: \(text)")
+    }
+
     @Test func shellQuoting() {
         #expect(CurlCommand.singleQuoted("it's") == #"'it'\''s'"#)
     }
