@@ -243,4 +243,20 @@ import Testing
         #expect(!screen[1].contains("zoom") && h.app.isZoomed == false)
         #expect(!h.backend.buffer[2, 3].style.reverse, "no highlight outside zoom")
     }
+
+    @Test func aBodyWithControlCharactersReachesNeitherScreenNorClipboardRaw() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: A, resource: /a, method: POST, body: { text: "a\\u001B]52;c;ZXZpbA==\\u0007b" } }
+            """, columns: 80, rows: 12)
+        h.stub("a", .json("{}"), method: .post)
+        h.app.start()
+        try await h.settle()
+        try await h.press(.character("c"))
+        let copied = try #require(h.backend.clipboard.last)
+        #expect(copied.contains("--data-binary 'a␛]52;c;ZXZpbA==␇b'"), "\(copied)")
+        #expect(!copied.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
 }

@@ -180,7 +180,9 @@ extension DashboardApp {
 
     /// Shows the pane's request as a curl command and offers it to the clipboard.
     private func showCurl(for pane: Pane) {
-        curlCommand = CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)
+        // The clipboard gets what the screen shows: a config value with control characters
+        // (ESC, BEL…) must not reach a shell the command is pasted into.
+        curlCommand = Sanitizer.lines(CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)).joined(separator: "\n")
         terminal?.copyToClipboard(curlCommand)
         mode = .curl
     }
