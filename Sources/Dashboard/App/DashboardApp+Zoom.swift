@@ -64,16 +64,27 @@ extension DashboardApp {
             lines.append(DetailLine(text: "\(name): \(redact(value))"))
         }
         lines.append(.blank)
-        lines += (bodyText(of: pane) ?? "").split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { DetailLine(text: String($0)) }
+        lines += prettyBody(entity, of: pane, isError: answer.isError).map { DetailLine(text: $0) }
         return lines
     }
 
     /// The last answer's body as the response view shows it (redacted, pretty when JSON), for
     /// the pager; nil when there is none.
     func bodyText(of pane: Pane) -> String? {
-        guard let entity = latestAnswer(of: pane).entity else { return nil }
+        let answer = latestAnswer(of: pane)
+        guard let entity = answer.entity else { return nil }
+        return prettyBody(entity, of: pane, isError: answer.isError).joined(separator: "\n") + "\n"
+    }
+
+    /// `entity`'s body redacted and pretty-printed, worked out once per answer.
+    private func prettyBody(_ entity: Entity, of pane: Pane, isError: Bool) -> [String] {
+        let key = PrettyBodyKey(pane: ObjectIdentifier(pane), timestamp: entity.timestamp, isError: isError)
+        if let lines = prettyBodies[key] { return lines }
         let lines = PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
-        return lines.joined(separator: "\n") + "\n"
+        // Only the latest few: the zoom shows one pane at a time.
+        if prettyBodies.count >= 4 { prettyBodies.removeAll() }
+        prettyBodies[key] = lines
+        return lines
     }
 
     private func requestLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
@@ -188,7 +199,7 @@ extension DashboardApp {
         if let entity = error.entity {
             lines.append(.blank)
             lines.append(.heading("Error body (\(entity.contentType))"))
-            lines += PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true).map { DetailLine(text: $0) }
+            lines += prettyBody(entity, of: pane, isError: true).map { DetailLine(text: $0) }
         }
         return lines
     }

@@ -67,6 +67,14 @@ public final class DashboardApp {
     var eventScroll = 0
     /// True while `/` in the event log takes typing.
     var typingEventFilter = false
+    /// Pretty, redacted bodies the zoom views showed last, by pane, answer time and kind (data or
+    /// error): a frame of a zoomed 8 MiB body must not pretty-print it again.
+    var prettyBodies: [PrettyBodyKey: [String]] = [:]
+    struct PrettyBodyKey: Hashable {
+        let pane: ObjectIdentifier
+        let timestamp: TimeInterval
+        let isError: Bool
+    }
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
     public internal(set) var flash: String?
     public internal(set) var mode: Mode = .normal
