@@ -219,10 +219,9 @@ extension DashboardApp {
         }
         let lines = detailLines(view, of: pane)
         let start = min(max(0, pane.scroll), max(0, lines.count - 1))
-        let needle = zoomSearch.lowercased()
         for (row, line) in lines.dropFirst(start).prefix(inner.height).enumerated() {
             let text = Sanitizer.line(line.text)
-            let matched = !needle.isEmpty && text.lowercased().contains(needle)
+            let matched = PaneContent.matches(text, zoomSearch)
             buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(text, to: inner.width), style: matched ? line.style.reversed : line.style)
         }
     }
@@ -236,14 +235,13 @@ extension DashboardApp {
     /// text (round the end); false when no line does.
     @discardableResult
     func findNext(in pane: Pane, after line: Int) -> Bool {
-        let needle = zoomSearch.lowercased()
-        guard !needle.isEmpty else { return false }
+        guard !zoomSearch.isEmpty else { return false }
         let width = (terminal?.size.columns ?? 80) - 4
-        let lines = (zoomView == .data ? pane.content?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)).map { $0.lowercased() }
+        let lines = zoomView == .data ? pane.content?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)
         guard !lines.isEmpty else { return false }
         for offset in 1...lines.count {
-            let index = (line + offset) % lines.count
-            if lines[index].contains(needle) {
+            let index = ((line + offset) % lines.count + lines.count) % lines.count
+            if PaneContent.matches(lines[index], zoomSearch) {
                 pane.scroll = index
                 return true
             }

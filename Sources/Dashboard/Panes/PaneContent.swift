@@ -148,7 +148,7 @@ final class PaneContent {
             return found ? nil : "fields: none of \(fields.map(\.path).joined(separator: ", ")) is in the \(value.kindName)"
         case .value:
             guard let thresholds = spec.thresholds, thresholds.level(of: value) == .fail, let fail = thresholds.fail else { return nil }
-            return "\(PaneContent.inline(value)) meets the fail threshold \(fail.text.dropFirst(5))"
+            return "\(PaneContent.inline(value)) meets the fail threshold \(Thresholds.written(fail))"
         case .text, .json:
             return nil
         }
@@ -232,8 +232,7 @@ final class PaneContent {
             var list = KeyValueList(Array(pairs[start..<min(pairs.count, start + area.height)]), naturalKeyWidth: cachedKeyWidth)
             list.valueStyles = Array(cachedFieldStyles.dropFirst(start))
             if !highlight.isEmpty {
-                let needle = highlight.lowercased()
-                for (offset, pair) in list.pairs.enumerated() where "\(pair.key)  \(pair.value)".lowercased().contains(needle) {
+                for (offset, pair) in list.pairs.enumerated() where PaneContent.matches(PaneContent.searchText(pair), highlight) {
                     while list.valueStyles.count <= offset { list.valueStyles.append(nil) }
                     list.valueStyles[offset] = Style().reversed
                 }
@@ -256,8 +255,7 @@ final class PaneContent {
                 widget.widthRules = (spec.columns ?? []).map(PaneContent.widthRule)
                 var cellStyles = Array(cachedCellStyles[min(start, cachedCellStyles.count)..<min(end, cachedCellStyles.count)])
                 if !highlight.isEmpty {
-                    let needle = highlight.lowercased()
-                    for (offset, row) in table.rows[start..<end].enumerated() where row.joined(separator: "  ").lowercased().contains(needle) {
+                    for (offset, row) in table.rows[start..<end].enumerated() where PaneContent.matches(PaneContent.searchText(row), highlight) {
                         while cellStyles.count <= offset { cellStyles.append([]) }
                         cellStyles[offset] = row.indices.map { _ in Style().reversed }
                     }
@@ -332,6 +330,15 @@ final class PaneContent {
         }.map(\.row)
     }
 
+    /// A table row or a field as search sees it (and highlights it).
+    static func searchText(_ cells: [String]) -> String { cells.joined(separator: "  ") }
+    static func searchText(_ pair: (key: String, value: String)) -> String { "\(pair.key)  \(pair.value)" }
+
+    /// The one rule for a search match: the text contains the needle, case aside.
+    static func matches(_ text: String, _ needle: String) -> Bool {
+        !needle.isEmpty && text.lowercased().contains(needle.lowercased())
+    }
+
     /// How many columns the table shows (0 when it shows no table).
     var tableColumnCount: Int {
         guard spec.show == .table, case .success(let value) = selected else { return 0 }
@@ -344,8 +351,8 @@ final class PaneContent {
         refreshFormatting()
         guard case .success(let value) = selected else { return [] }
         switch spec.show {
-        case .table: return tableRows(value).rows.map { $0.joined(separator: "  ") }
-        case .fields: return fieldPairs(value).map { "\($0.key)  \($0.value)" }
+        case .table: return tableRows(value).rows.map(PaneContent.searchText)
+        case .fields: return fieldPairs(value).map(PaneContent.searchText)
         case .json: return sourceLines(value)
         case .text: return wrappedRows(value, width: max(1, width), from: 0, count: Int.max / 2)
         case .value: return [inlineValue(value)]

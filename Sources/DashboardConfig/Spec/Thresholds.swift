@@ -13,13 +13,21 @@ public struct Thresholds: Sendable, Equatable {
         self.fail = fail
     }
 
+    /// What a written condition is read as: an expectation on the shown value.
+    private static let operand = "body "
+
     /// A condition as written (`> 0.8`), read as one on the value.
     public static func condition(_ text: String) throws(Expectation.SyntaxError) -> Expectation {
         do {
-            return try Expectation("body " + text)
+            return try Expectation(operand + text)
         } catch {
-            throw Expectation.SyntaxError(message: error.message, offset: max(0, error.offset - 5))
+            throw Expectation.SyntaxError(message: error.message, offset: max(0, error.offset - operand.count))
         }
+    }
+
+    /// A condition as the config wrote it (`> 0.95`), for messages.
+    public static func written(_ condition: Expectation) -> String {
+        condition.text.hasPrefix(operand) ? String(condition.text.dropFirst(operand.count)) : condition.text
     }
 
     public enum Level: Sendable, Equatable {
