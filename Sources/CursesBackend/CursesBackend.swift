@@ -109,4 +109,11 @@ public final class CursesBackend: Backend {
             offset += written
         }
     }
+
+    /// ncurses' `beep()`: the terminal's bell (BEL), flushed at once. Not while curses is ended
+    /// (the pager, a suspend): the terminal is someone else's then.
+    public func bell() {
+        guard !isendwin() else { return }
+        _ = beep()
+    }
 }

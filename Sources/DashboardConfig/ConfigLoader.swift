@@ -10,12 +10,12 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "services", "configure", "panes", "layout"]
+    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "thresholds"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "thresholds", "alerts"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -149,6 +149,9 @@ public enum ConfigLoader {
             }
         }
 
+        var alerts = AlertSpec()
+        if let node = value("alerts") { alerts = readAlerts(node, base: alerts, what: "alerts", reader: &reader) ?? alerts }
+
         var panes: [PaneSpec] = []
         if let node = value("panes") {
             if case .sequence(let sequence) = node {
@@ -161,7 +164,9 @@ public enum ConfigLoader {
                             seenTitles[title] = titleNode.mark?.line ?? 0
                         }
                     }
-                    if let pane = readPane(item, service: service, services: services, hasServiceSection: value("service") != nil, reader: &reader) {
+                    if let pane = readPane(
+                        item, service: service, services: services, hasServiceSection: value("service") != nil, alerts: alerts, reader: &reader)
+                    {
                         panes.append(pane)
                     }
                 }
@@ -180,9 +185,11 @@ public enum ConfigLoader {
                 layout.columns = reader.int(columns.value, "layout.columns", range: 1...12) ?? layout.columns
             }
         }
-        return DashboardSpec(
+        var spec = DashboardSpec(
             file: reader.file, title: title, service: service, services: services, configure: blocks, panes: panes, layout: layout,
             bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
+        spec.alerts = alerts
+        return spec
     }
 
     /// `services: { name: { baseURL, … } }`, in file order; each needs a base URL.
@@ -474,7 +481,8 @@ public enum ConfigLoader {
     }
 
     static func readPane(
-        _ node: Node, service defaultService: ServiceSpec, services: [ServiceSpec], hasServiceSection: Bool, reader: inout NodeReader
+        _ node: Node, service defaultService: ServiceSpec, services: [ServiceSpec], hasServiceSection: Bool, alerts defaultAlerts: AlertSpec = AlertSpec(),
+        reader: inout NodeReader
     ) -> PaneSpec? {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
         reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
@@ -689,6 +697,10 @@ public enum ConfigLoader {
             pipeline = readPipeline(entry.value, reader: &reader)
             if reader.problems.count > problemsBefore { ok = false }
         }
+        var alerts = defaultAlerts
+        if let entry = value("alerts") {
+            if let parsed = readAlerts(entry.value, base: defaultAlerts, what: "alerts", reader: &reader) { alerts = parsed } else { ok = false }
+        }
         guard ok else { return nil }
         var pane = PaneSpec(
             title: title, resource: resource, params: params, method: method, body: body, every: every, show: show,
@@ -700,6 +712,7 @@ public enum ConfigLoader {
         pane.withoutAuth = withoutAuth
         pane.format = format
         pane.thresholds = thresholds
+        pane.alerts = alerts
         return pane
     }
 }

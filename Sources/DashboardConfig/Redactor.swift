@@ -211,6 +211,13 @@ extension DashboardSpec {
         }
         for block in configure { headers += block.headers }
         for pane in panes { headers += pane.headers }
+        // A webhook's URL often is its credential (a chat hook's path): all of it that came from
+        // the environment is secret, host included.
+        for webhook in webhooks {
+            headers += webhook.headers
+            found.formUnion(webhook.url.environmentValues)
+            urls.append(webhook.url)
+        }
         for header in headers {
             found.formUnion(header.value.environmentValues)
             if HeaderSpec.looksSensitive(header.name) { found.insert(header.value.value) }
@@ -225,6 +232,11 @@ extension DashboardSpec {
         }
         for url in urls { found.formUnion(DashboardSpec.secrets(in: url)) }
         return found.sorted()
+    }
+
+    /// The webhooks the file configures: the top-level one and each pane's.
+    public var webhooks: [WebhookSpec] {
+        ([alerts.webhook] + panes.map(\.alerts.webhook)).compactMap { $0 }
     }
 
     /// The secret parts of a URL: a password written into it, and what the environment put

@@ -72,3 +72,17 @@ public func drainMainQueue(turns: Int = 1) async throws {
         }
     }
 }
+
+/// Waits until `condition` holds, looking every 10 ms on the main queue (for what another
+/// process does: a file it writes, a request it sends), failing with `TimedOut` after `timeout`.
+@MainActor
+public func waitUntil(_ what: String, timeout: Double = defaultTestTimeout, _ condition: @escaping @MainActor () -> Bool) async throws {
+    if condition() { return }
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    defer { timer.cancel() }
+    let _: Void = try await awaitCallback(what, timeout: timeout) { done in
+        timer.setEventHandler { MainActor.assumeIsolated { if condition() { done(()) } } }
+        timer.schedule(deadline: .now() + 0.01, repeating: 0.01)
+        timer.resume()
+    }
+}

@@ -276,6 +276,8 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: "Frame height in rows.")
     var height = 30
 
+    @OptionGroup var cache: CacheOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -287,7 +289,9 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try loadConfig(config)
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
-        let result = await Snapshot.take(spec: spec, columns: width, rows: height) { $0.makeService(networking: Hammock.networking()) }
+        let result = await Snapshot.take(spec: spec, columns: width, rows: height, historyStore: cache.directory.map(HistoryStore.init)) {
+            $0.makeService(networking: Hammock.networking())
+        }
         if json {
             printLine(result.json.prettyPrinted())
         } else {

@@ -25,7 +25,7 @@ enum DashboardRunner {
         let terminal = Terminal(backend: session.backend)
         let app = DashboardApp(
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
-            historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init)
+            historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init), environment: environment
         ) { $0.makeService(networking: Hammock.networking(), cache: cache) }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)

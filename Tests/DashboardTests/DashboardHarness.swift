@@ -18,15 +18,19 @@ final class DashboardHarness {
     let app: DashboardApp
     var quitStatus: Int32?
 
-    init(_ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml", minimumFrameInterval: Double = 0) throws {
-        let spec = try ConfigLoader.parse(yaml, file: file, environment: [:])
+    /// `environment` is what alert commands start from (and where `notify-send` is looked for).
+    init(
+        _ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml", minimumFrameInterval: Double = 0,
+        environment: [String: String] = ["PATH": "/usr/bin:/bin"]
+    ) throws {
+        let spec = try ConfigLoader.parse(yaml, file: file, environment: environment)
         let clock = clock
         scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         backend = TestBackend(columns: columns, rows: rows)
         let network = network
         app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval
+            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval, environment: environment
         ) { spec in spec.makeService(networking: network, clock: clock) }
         app.onQuit = { [weak self] in self?.quitStatus = $0 }
     }

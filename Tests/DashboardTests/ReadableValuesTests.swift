@@ -155,7 +155,8 @@ import Testing
         let warnRow = try #require(h.screen.firstIndex { $0.contains("85%") })
         let warnX = try #require(h.screen[warnRow].firstIndex(of: "8")).utf16Offset(in: h.screen[warnRow])
         #expect(h.backend.buffer[warnX, warnRow].style.foreground == .yellow)
-        #expect(h.app.panes[0].health == .ok, "warn colours, it does not fail")
+        #expect(h.app.panes[0].health == .degraded, "warn colours and degrades, it does not fail")
+        #expect(h.app.panes[0].degradedReason == "0.85 meets the warn threshold > 0.8")
 
         h.stub("disk", .json(#"{"used":0.97}"#))
         try await h.advance(1)

@@ -208,7 +208,10 @@ import Testing
         network.stub(.get, "https://api.test/plain", .json("{}"))
         network.stub(.get, "https://api.test/checked", .json("{}"))
         let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeService(networking: network) }
-        let keys = ["data", "error", "expectations", "latencyMs", "method", "ok", "state", "status", "title", "unmet", "url"]
+        let keys = [
+            "data", "degraded", "error", "expectations", "latencyMs", "method", "ok", "p50Ms", "p95Ms", "probes", "state", "status", "title",
+            "unmet", "uptime", "url",
+        ]
         for pane in result.json["panes"]?.arrayValue ?? [] {
             #expect(pane.objectValue?.keys.sorted() == keys)
         }

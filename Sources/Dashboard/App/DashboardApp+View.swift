@@ -53,17 +53,20 @@ extension DashboardApp {
     // MARK: Header and footer
 
     private func renderHeader(into area: Rect, buffer: inout Buffer) {
-        let counts = panes.reduce(into: (ok: 0, failing: 0, unmet: 0, loading: 0)) { counts, pane in
+        let counts = panes.reduce(into: (ok: 0, failing: 0, unmet: 0, degraded: 0, loading: 0)) { counts, pane in
             switch pane.health {
             case .ok: counts.ok += 1
             case .failing: counts.failing += 1
             case .unmet: counts.unmet += 1
+            case .degraded: counts.degraded += 1
             case .loading, .waiting: break
             }
             if pane.resource.isLoading { counts.loading += 1 }
         }
         let file = URL(fileURLWithPath: spec.file).lastPathComponent
-        var state = "✓\(counts.ok) ✗\(counts.failing)"
+        var state = "✓\(counts.ok)"
+        if counts.degraded > 0 { state += " \(Self.degradedMark)\(counts.degraded)" }
+        state += " ✗\(counts.failing)"
         if counts.unmet > 0 { state += " ⚠\(counts.unmet)" }
         state += " ⟳\(counts.loading)"
         if isPaused { state += "  ⏸ paused" }
@@ -173,11 +176,18 @@ extension DashboardApp {
         }
     }
 
+    /// How many kept probes a title bar's uptime needs.
+    static let probesForUptime = 5
+
+    /// How a degraded pane is marked (half of ✓, half of ✗).
+    static let degradedMark = "◐"
+
     private func marker(for pane: Pane) -> (String, Style) {
         switch pane.health {
         case .ok: ("✓", Style().fg(.green))
         case .failing: ("✗", Style().fg(.red).bolded)
         case .unmet: ("⚠", Style().fg(.yellow).bolded)
+        case .degraded: (Self.degradedMark, Style().fg(.yellow))
         case .loading, .waiting: (Spinner(tick: spinnerTick).symbol, Style().fg(.yellow))
         }
     }
@@ -213,20 +223,29 @@ extension DashboardApp {
             latency = Formatting.latency(metrics.latency)
         }
         var state: String?
+        let health = pane.health
+        let alerts = pane.spec.alerts
         // Data with no exchange behind it in this run came from the persistent cache.
         if resource.latestMetrics == nil, let data = resource.latestData, resource.latestError == nil {
             state = "cached " + Formatting.age(max(0, clock.now - data.timestamp))
-        } else if pane.health == .failing {
+        } else if health == .failing {
             state = "error"
+        } else if health == .degraded, pane.verdict == .failing {
+            state = "error \(pane.alert.badInARow)/\(alerts.failAfter)"
         } else if pane.unmetExpectation != nil {
-            state = "⚠ unmet"
+            state = health == .degraded ? "⚠ unmet \(pane.alert.badInARow)/\(alerts.failAfter)" : "⚠ unmet"
         } else if let entity = pane.shownEntity {
             state = Formatting.age(max(0, clock.now - entity.timestamp))
+            if health == .degraded, pane.alert.firing { state! += " · recovering \(pane.alert.goodInARow)/\(alerts.recoverAfter)" }
         }
         var spinner: String?
         if resource.isLoading { spinner = (code == nil && state == nil ? "loading " : "") + Spinner(tick: spinnerTick).symbol }
         if code == nil, state == nil, spinner == nil { state = isPaused ? "paused" : "waiting" }
-        let variants = [[code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
+        // From a few probes on: "up 100%" after one says nothing.
+        let uptime = history(for: pane).flatMap { history in
+            history.probes.count >= Self.probesForUptime ? Formatting.uptime(ok: history.okCount, of: history.probes.count) : nil
+        }.map { "up " + $0 }
+        let variants = [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
         var texts: [String] = []
         for variant in variants {
             let text = variant.compactMap { $0 }.joined(separator: " · ")
@@ -239,8 +258,8 @@ extension DashboardApp {
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }
-        if health == .unmet { border = border.fg(.yellow) }
-        if selected { border = border.fg(health == .failing ? .red : health == .unmet ? .yellow : .cyan).bolded }
+        if health == .unmet || health == .degraded { border = border.fg(.yellow) }
+        if selected { border = border.fg(health == .failing ? .red : health == .unmet || health == .degraded ? .yellow : .cyan).bolded }
         var title = (selected && !zoomed ? "▸ " : "") + pane.spec.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
         if pane.resource.configuration(for: pane.spec.method).transport.tls.insecure { title += " · TLS unverified" }

@@ -86,6 +86,8 @@ public final class DashboardApp {
     }
     /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
     public var refreshesOnItsOwn = true
+    /// False for a one-off look: kept histories are read (uptime over them) but not written.
+    public var savesHistory = true
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()
@@ -108,6 +110,10 @@ public final class DashboardApp {
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called after every frame with the number of cells sent.
     public var onFrame: (@MainActor (Int) -> Void)?
+    /// Runs what the panes' `alerts:` ask for.
+    let alertActions: AlertActions
+    /// Each firing pane's reminder timer, by pane.
+    var reminders: [ObjectIdentifier: ScheduledAction] = [:]
 
     private var frameScheduled = false
     private var urgentFrameScheduled = false
@@ -149,6 +155,7 @@ public final class DashboardApp {
         timeZone: TimeZone = .current,
         minimumFrameInterval: Double = 0.2,
         historyStore: HistoryStore? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) {
         self.minimumFrameInterval = minimumFrameInterval
@@ -162,6 +169,8 @@ public final class DashboardApp {
         self.makeService = makeService
         self.service = makeService(spec)
         self.redactor = Redactor(spec)
+        self.alertActions = AlertActions(environment: environment)
+        setUpAlertActions()
     }
 
     // MARK: Life cycle
@@ -225,9 +234,10 @@ public final class DashboardApp {
 
     /// Stops timers, saves histories, and detaches every pane from its resource.
     public func stop() {
-        historyStore?.save(histories, namespace: spec.cacheFingerprint)
+        if savesHistory { historyStore?.save(histories, namespace: spec.cacheFingerprint) }
         tickAction?.cancel()
         tickAction = nil
+        cancelReminders()
         for pane in panes { pane.detach() }
         panes = []
         panesByResource = [:]
@@ -289,15 +299,16 @@ public final class DashboardApp {
     }
 
     /// A finished network load (new data, 304 or error) becomes a probe in the resource's history;
-    /// it worked unless a pane showing the resource now fails (an error status that expectations
-    /// ask for is a pane working).
+    /// it worked when every pane showing the resource works with it (an error status that
+    /// expectations ask for is a pane working; an unmet expectation is not).
     private func recordProbe(_ event: ResourceEvent, on resource: Resource) {
         switch event {
         case .newData(.network), .notModified, .error: break
         default: return
         }
         guard let metrics = resource.latestMetrics, let shown = panesByResource[ObjectIdentifier(resource)] else { return }
-        let ok = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
+        // Up when every pane showing it is (its request, content and expectations all good).
+        let ok = shown.panes.allSatisfy { $0.verdict == .ok }
         let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
     }
@@ -311,7 +322,12 @@ public final class DashboardApp {
         default: return
         }
         guard let shown = panesByResource[ObjectIdentifier(resource)] else { return }
+        let isProbe = switch event {
+        case .newData(.network), .notModified, .error: true
+        default: false
+        }
         for pane in shown.panes {
+            defer { if isProbe { countProbe(of: pane, url: shown.url, method: shown.method) } }
             let changed = pane.evaluate()
             if changed.expectations {
                 log(pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", pane: pane, in: shown, message: pane.unmetExpectation)
@@ -323,10 +339,15 @@ public final class DashboardApp {
     }
 
     private func log(_ event: String, pane: Pane, in shown: ResourcePanes, message: String?) {
+        log(event, pane: pane, url: shown.url, method: shown.method, message: message)
+    }
+
+    /// Adds a pane's own event (a verdict, an alert) to the log and the `events` stream.
+    func log(_ event: String, pane: Pane, url: String, method: String, message: String?, state: String? = nil) {
         let metrics = pane.resource.latestMetrics
         let entry = EventLog.Entry(
-            time: clock.now, url: shown.url, method: shown.method, panes: [pane.spec.title], event: event,
-            statusCode: metrics?.statusCode, latency: metrics?.latency, message: message)
+            time: clock.now, url: url, method: method, panes: [pane.spec.title], event: event,
+            statusCode: metrics?.statusCode, latency: metrics?.latency, message: message, state: state)
         eventLog.append(entry)
         onEvent?(entry)
     }
@@ -395,12 +416,14 @@ public final class DashboardApp {
         switch outcome {
         case .reloaded(let newSpec):
             let selectedTitle = selectedPane?.spec.title
+            let alerts = alertsByPane()
             stop()
             spec = newSpec
             redactor = Redactor(newSpec)
             service = makeService(newSpec)
             statusMessage = nil
             start()
+            restoreAlerts(alerts)
             // Histories continue for requests still shown; the rest go.
             let shown = Set(panes.map { $0.resource.identity })
             histories = histories.filter { shown.contains($0.key) }
@@ -455,8 +478,9 @@ public final class DashboardApp {
             let rank: (Pane) -> Int = { pane in
                 switch pane.health {
                 case .failing, .unmet: 0
-                case .loading, .waiting: 1
-                case .ok: 2
+                case .degraded: 1
+                case .loading, .waiting: 2
+                case .ok: 3
                 }
             }
             result = result.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)

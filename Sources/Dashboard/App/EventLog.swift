@@ -14,6 +14,8 @@ public struct EventLog: Sendable {
         public let statusCode: Int?
         public let latency: TimeInterval?
         public let message: String?
+        /// The pane's state after an alert event (failing, unmet, ok).
+        public var state: String? = nil
     }
 
     public let capacity: Int

@@ -41,4 +41,13 @@ enum Formatting {
         let intoMinute = now.truncatingRemainder(dividingBy: 60)
         return 60 - (intoMinute < 0 ? intoMinute + 60 : intoMinute)
     }
+
+    /// "100%", "99.5%", "0%": the share of `total` that is `ok`, cut (never rounded up) to a
+    /// tenth, so one failure in 2,000 reads 99.9%, not 100%. Nil when there is nothing to count.
+    static func uptime(ok: Int, of total: Int) -> String? {
+        guard total > 0 else { return nil }
+        if ok >= total { return "100%" }
+        let tenths = (ok * 1000) / total
+        return tenths % 10 == 0 ? "\(tenths / 10)%" : "\(tenths / 10).\(tenths % 10)%"
+    }
 }

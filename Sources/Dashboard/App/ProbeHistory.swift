@@ -29,7 +29,12 @@ public struct ProbeHistory: Sendable, Equatable {
 
     public mutating func append(_ probe: Probe) {
         probes.append(probe)
-        if probes.count > capacity { probes.removeFirst(probes.count - capacity) }
+        if probe.ok { okCount += 1 }
+        if probes.count > capacity {
+            let dropped = probes.count - capacity
+            okCount -= probes.prefix(dropped).lazy.filter(\.ok).count
+            probes.removeFirst(dropped)
+        }
     }
 
     /// The latency at percentile `p` (0…100) of the successful probes, or nil if there are none.
@@ -40,8 +45,13 @@ public struct ProbeHistory: Sendable, Equatable {
         return latencies[min(latencies.count, max(1, rank)) - 1]
     }
 
-    /// How many of the kept probes worked.
-    public var okCount: Int { probes.filter(\.ok).count }
+    /// How many of the kept probes worked (kept up to date: the title bars ask every frame).
+    public private(set) var okCount = 0
+
+    /// The share of kept probes that worked, 0…100, or nil with none.
+    public var uptimePercent: Double? {
+        probes.isEmpty ? nil : 100 * Double(okCount) / Double(probes.count)
+    }
 
     /// Latencies for a sparkline, nil for failed probes (drawn as gaps).
     public var sparklineValues: [Double?] { probes.map { $0.ok ? $0.latency : nil } }

@@ -15,6 +15,7 @@ public enum EventLine {
         if let latency = entry.latency { object["latencyMs"] = .int(Int((latency * 1000).rounded())) }
         if !entry.panes.isEmpty { object["panes"] = .array(entry.panes.map(JSON.string)) }
         if let message = entry.message { object["message"] = .string(message) }
+        if let state = entry.state { object["state"] = .string(state) }
         return (try? JSON.object(object).serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 

@@ -5,7 +5,8 @@ import TerminalUI
 
 /// `hammock snapshot`: load every pane once, then one frame as text or each pane's state as JSON.
 ///
-/// Usable from scripts and CI: `ok` is true only when every pane has data and no error.
+/// Usable from scripts and CI: `ok` is true only when every pane has data and no error. With a
+/// history store, each pane's uptime covers the probes the dashboard kept, plus this one.
 @MainActor
 public enum Snapshot {
     public struct Result: Sendable {
@@ -16,12 +17,15 @@ public enum Snapshot {
 
     /// Loads every pane (honouring each request's configured timeout) and captures the result.
     public static func take(
-        spec: DashboardSpec, columns: Int, rows: Int, clock: any EngineClock = SystemClock(),
+        spec: DashboardSpec, columns: Int, rows: Int, clock: any EngineClock = SystemClock(), historyStore: HistoryStore? = nil,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) async -> Result {
         let backend = TestBackend(columns: columns, rows: rows)
-        let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: DispatchScheduler(), makeService: makeService)
+        let app = DashboardApp(
+            spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: DispatchScheduler(), historyStore: historyStore,
+            makeService: makeService)
         app.refreshesOnItsOwn = false  // one load per pane, no refresh cadence
+        app.savesHistory = false  // a look, not a run: the dashboard's kept probes are read, not changed
         app.start()
         for pane in app.panes { pane.loadIfNeeded() }
         for _ in 0..<3 {
@@ -31,8 +35,9 @@ public enum Snapshot {
         }
         app.drawNow()
         let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
-        let panes = app.panes.map(describe)
-        let ok = app.panes.allSatisfy { $0.health == .ok }
+        let panes = app.panes.map { describe($0, history: app.history(for: $0)) }
+        // A one-off look has one probe per pane: ok is what that probe says (a warn threshold is ok).
+        let ok = app.panes.allSatisfy { $0.verdict == .ok }
         app.stop()
         let json: JSON = [
             "title": .string(spec.title), "file": .string(spec.file), "ok": .bool(ok), "panes": .array(panes),
@@ -41,7 +46,7 @@ public enum Snapshot {
     }
 
     /// Every pane has every key, whatever its state, so scripts can rely on the shape.
-    private static func describe(_ pane: Pane) -> JSON {
+    private static func describe(_ pane: Pane, history: ProbeHistory?) -> JSON {
         let resource = pane.resource
         var object: JSONObject = [
             // Titles and expectations are text from the file: a secret written there is masked too.
@@ -49,10 +54,16 @@ public enum Snapshot {
             "title": .string(pane.redactor.redact(pane.spec.title)),
             "url": .string(pane.displayURL),
             "method": .string(pane.spec.method.httpName),
-            "ok": .bool(pane.health == .ok),
+            "ok": .bool(pane.verdict == .ok),
             "state": .string(Snapshot.stateName(pane.health)),
         ]
-        let failing = pane.health == .failing
+        // Over the probes kept (with a history store, across runs); latencies of good probes only.
+        object["uptime"] = history?.uptimePercent.map { .double(($0 * 100).rounded(.down) / 100) } ?? .null
+        object["probes"] = .int(history?.probes.count ?? 0)
+        object["p50Ms"] = history?.percentile(50).map { .int(Int(($0 * 1000).rounded())) } ?? .null
+        object["p95Ms"] = history?.percentile(95).map { .int(Int(($0 * 1000).rounded())) } ?? .null
+        object["degraded"] = pane.degradedReason.map { .string(pane.redactor.redact($0)) } ?? .null
+        let failing = pane.verdict == .failing
         object["expectations"] = .array(pane.spec.expect.map { expectation in
             let failed = pane.unmetExpectation?.hasPrefix("expected \(expectation.text),") == true
             return .object(["expect": .string(pane.redactor.redact(expectation.text)), "ok": .bool(!failed && !failing && pane.shownEntity != nil)])
@@ -74,6 +85,7 @@ public enum Snapshot {
         case .ok: "ok"
         case .failing: "failing"
         case .unmet: "unmet"
+        case .degraded: "degraded"
         case .loading: "loading"
         case .waiting: "waiting"
         }

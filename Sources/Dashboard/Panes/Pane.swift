@@ -17,6 +17,9 @@ public final class Pane {
         case failing
         /// The data arrived but an expectation does not hold (see `unmetExpectation`).
         case unmet
+        /// Trouble short of failing (see `degradedReason`): failed probes fewer than `failAfter`
+        /// in a row, good ones fewer than `recoverAfter` since it failed, or a `thresholds.warn`.
+        case degraded
         case loading, waiting
     }
 
@@ -91,9 +94,46 @@ public final class Pane {
         return resource.latestData
     }
 
-    /// Asked for every pane on every frame (the header's counts): it looks at the resource
-    /// without copying its entity (`shownEntity != nil` is "an expected error, or data").
+    /// The pane's state: the latest probe's verdict, weighed by the probes before it
+    /// (`alerts.failAfter`, `alerts.recoverAfter`) and the warn threshold.
     public var health: Health {
+        let verdict = self.verdict
+        switch verdict {
+        case .failing, .unmet: return alert.firing ? verdict : .degraded
+        case .ok: return alert.firing || thresholdWarning != nil ? .degraded : .ok
+        case .degraded, .loading, .waiting: return verdict
+        }
+    }
+
+    /// Why the pane is degraded ("1 of 3 failed probes before it fails", "recovering: 1 of 2
+    /// good probes", "0.85 meets the warn threshold > 0.8"), or nil when it is not.
+    public var degradedReason: String? {
+        guard health == .degraded else { return nil }
+        let alerts = spec.alerts
+        if alert.firing {
+            return "recovering: \(alert.goodInARow) of \(alerts.recoverAfter) good probes"
+        }
+        if verdict != .ok {
+            return "\(alert.badInARow) of \(alerts.failAfter) failed probes before it fails"
+        }
+        return thresholdWarning
+    }
+
+    /// The alert's counts: failed and good probes in a row, firing or not.
+    public internal(set) var alert = AlertTracker()
+
+    /// "0.85 meets the warn threshold > 0.8", or nil.
+    public internal(set) var thresholdWarning: String?
+
+    /// Counts a finished probe (after `evaluate`) toward the pane's alert.
+    func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
+        alert.record(good: verdict == .ok, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
+    }
+
+    /// What the latest probe alone says. Asked for every pane on every frame (the header's
+    /// counts): it looks at the resource without copying its entity (`shownEntity != nil` is
+    /// "an expected error, or data").
+    public var verdict: Health {
         let expected = errorIsExpected
         if !expected, resource.latestError != nil { return .failing }
         if contentProblem != nil { return .failing }
@@ -143,7 +183,9 @@ public final class Pane {
     /// Re-checks the expectations and whether the content can be shown, after a finished load.
     /// Returns which verdicts changed.
     func evaluate() -> (expectations: Bool, content: Bool) {
+        let content = self.content
         let problem = content?.problem
+        thresholdWarning = problem == nil ? content?.warning : nil
         let contentChanged = problem != contentProblem
         contentProblem = problem
         return (evaluateExpectations(), contentChanged)

@@ -154,6 +154,15 @@ final class PaneContent {
         }
     }()
 
+    /// "0.85 meets the warn threshold > 0.8" when a value pane's value meets `thresholds.warn`
+    /// (and not `fail`), else nil.
+    var warning: String? {
+        guard spec.show == .value, let thresholds = spec.thresholds, let warn = thresholds.warn,
+            case .success(let value) = selected, thresholds.level(of: value) == .warn
+        else { return nil }
+        return "\(PaneContent.inline(value)) meets the warn threshold \(Thresholds.written(warn))"
+    }
+
     /// Content as JSON: parsed JSON as is, text as a string, bytes as text when they are UTF-8.
     static func json(from content: any Sendable) -> JSON {
         switch content {

@@ -12,6 +12,8 @@ public struct DashboardSpec: Sendable {
     public var services: [ServiceSpec] = []
     public var configure: [ConfigureBlockSpec]
     public var panes: [PaneSpec]
+    /// The top-level `alerts:` section: every pane's defaults (each pane's own are in its spec).
+    public var alerts = AlertSpec()
     public var layout: LayoutSpec
     /// Secret values whose places are not kept: environment and file values in request bodies,
     /// login requests, digest and OAuth2 credentials.

@@ -21,6 +21,9 @@ public struct PaneSpec: Sendable {
     public var format: ValueFormat?
     /// Colours for a value pane's value; `fail` makes the pane failing.
     public var thresholds: Thresholds?
+    /// When the pane counts as failing and what happens then (the file's `alerts:` with the
+    /// pane's own keys over it).
+    public var alerts = AlertSpec()
     /// A JSON path applied when displaying (the resource's data stays whole, shared by panes).
     public var select: String?
     public var overlay: [OverlayRule]?

@@ -12,4 +12,6 @@ public protocol Backend: AnyObject {
     /// Asks the terminal to put `text` on the system clipboard (OSC 52); terminals that do not
     /// allow it ignore the request.
     func copyToClipboard(_ text: String)
+    /// Rings the terminal's bell (BEL), between frames; nothing while the terminal is handed over.
+    func bell()
 }

@@ -18,12 +18,17 @@ public final class Terminal {
     /// The size frames are rendered at.
     public var size: Size { backend.size }
 
-    /// Makes the next frame send every cell (after a resume, or when the screen may be garbled).
     /// Puts `text` on the clipboard, when the terminal allows it (OSC 52).
     public func copyToClipboard(_ text: String) {
         backend.copyToClipboard(text)
     }
 
+    /// Rings the bell.
+    public func bell() {
+        backend.bell()
+    }
+
+    /// Makes the next frame send every cell (after a resume, or when the screen may be garbled).
     public func forceFullRedraw() {
         needsFullRedraw = true
     }

@@ -11,6 +11,8 @@ public final class TestBackend: Backend {
     public private(set) var clearCount = 0
     /// What was put on the clipboard, oldest first.
     public private(set) var clipboard: [String] = []
+    /// How many times the bell rang.
+    public private(set) var bells = 0
 
     public init(columns: Int, rows: Int) {
         buffer = Buffer(width: columns, height: rows)
@@ -49,5 +51,9 @@ public final class TestBackend: Backend {
 
     public func copyToClipboard(_ text: String) {
         clipboard.append(text)
+    }
+
+    public func bell() {
+        bells += 1
     }
 }

@@ -1,0 +1,152 @@
+import DashboardConfig
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Runs an alert's command away from the dashboard: its own session (no terminal, so it cannot
+/// draw on the screen or take Ctrl-C), standard input and output from and to /dev/null, standard
+/// error kept (its first 2 KiB) for the message when it fails, an empty signal mask, default
+/// signal dispositions, no inherited descriptors, and a time limit after which its whole process
+/// group is stopped. Never blocks the caller: `completion` gets nil for success or why not.
+public enum DetachedCommand {
+    /// How much of the command's standard error a failure message quotes.
+    static let keptErrors = 2_048
+    /// Between SIGTERM at the time limit and SIGKILL.
+    static let killGrace: TimeInterval = 2
+
+    public static func run(
+        _ argv: [String], environment: [String: String], timeout: TimeInterval,
+        completion: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        let name = URL(fileURLWithPath: argv.first ?? "").lastPathComponent
+        var pipeEnds: [Int32] = [-1, -1]
+        guard !argv.isEmpty, pipe(&pipeEnds) == 0 else {
+            let reason = argv.isEmpty ? "no program" : String(cString: strerror(errno))
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(reason)") } }
+            return
+        }
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        // Sockets and files the dashboard holds stay with the dashboard.
+        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | setSession)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in cEnvironment { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = argv[0].contains("/")
+            ? posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
+            : posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            let reason = String(cString: strerror(spawned))
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(reason)") } }
+            return
+        }
+        let child = Child(pid: pid)
+        let errors = Mutex<[UInt8]>([])
+        let readDone = DispatchSemaphore(value: 0)
+        let readEnd = pipeEnds[0]
+        // Read standard error to its end (keeping the start), so the command never blocks on a full pipe.
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                errors.withLock { kept in
+                    if kept.count < keptErrors { kept += buffer[0..<min(count, keptErrors - kept.count)] }
+                }
+            }
+            close(readEnd)
+            readDone.signal()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            child.signal(SIGTERM, timedOut: true)
+            DispatchQueue.global().asyncAfter(deadline: .now() + killGrace) { child.signal(SIGKILL, timedOut: true) }
+        }
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            let timedOut = child.reaped()
+            // A grandchild may hold standard error open: wait a little, then report what came.
+            _ = readDone.wait(timeout: .now() + 0.5)
+            let text = errors.withLock { String(decoding: $0, as: UTF8.self) }
+            let reason = failure(status: status, timedOut: timedOut, timeout: timeout, errors: text)
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(reason.map { "\(name): \($0)" }) } }
+        }
+    }
+
+    /// glibc's POSIX_SPAWN_SETSID (a GNU extension Swift does not import; the value is glibc's ABI).
+    private static let setSession: Int16 = 0x80
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), found at run time.
+    private static let addCloseFrom: CloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
+    }()
+
+    /// Nil for exit status 0, else what happened, with the first line of standard error.
+    static func failure(status: Int32, timedOut: Bool, timeout: TimeInterval, errors: String) -> String? {
+        let signal = status & 0x7F
+        let code = (status >> 8) & 0xFF
+        if signal == 0, code == 0 { return nil }
+        var reason: String
+        if timedOut {
+            reason = "stopped after \(DurationText.format(timeout)) (its time limit)"
+        } else if signal != 0 {
+            reason = "ended by signal \(signal)"
+        } else {
+            reason = "exited with status \(code)"
+        }
+        let firstLine = errors.split(whereSeparator: \.isNewline).first.map { String($0.prefix(200)) }
+        if let firstLine, !firstLine.isEmpty { reason += ": \(firstLine)" }
+        return reason
+    }
+
+    /// The child's process group, signalled only while it has not been reaped.
+    private final class Child: Sendable {
+        let pid: pid_t
+        private let state = Mutex<(reaped: Bool, timedOut: Bool)>((false, false))
+
+        init(pid: pid_t) { self.pid = pid }
+
+        func signal(_ signal: Int32, timedOut: Bool) {
+            state.withLock { state in
+                guard !state.reaped else { return }
+                state.timedOut = state.timedOut || timedOut
+                // Its own session, so its group id is its pid: the group takes its children along.
+                kill(-pid, signal)
+            }
+        }
+
+        /// Marks the child reaped; returns whether the time limit stopped it.
+        func reaped() -> Bool {
+            state.withLock { state in
+                state.reaped = true
+                return state.timedOut
+            }
+        }
+    }
+}

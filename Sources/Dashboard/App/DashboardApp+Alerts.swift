@@ -1,0 +1,116 @@
+import DashboardConfig
+import Foundation
+import ResourceEngine
+
+extension DashboardApp {
+    func setUpAlertActions() {
+        alertActions.onBell = { [weak self] in self?.terminal?.bell() }
+        alertActions.onProblem = { [weak self] pane, message in self?.alertActionFailed(pane: pane, message: message) }
+        alertActions.postWebhook = { [weak self] webhook, body, done in
+            guard let self else { return done("the dashboard stopped") }
+            self.post(webhook, body: body, done: done)
+        }
+    }
+
+    /// Counts a finished probe toward the pane's alert (after its verdict was worked out); logs
+    /// `AlertFiring` / `AlertResolved` and acts when the alert changes.
+    func countProbe(of pane: Pane, url: String, method: String) {
+        let before = pane.alert
+        let transition = pane.recordProbe(at: clock.now)
+        guard pane.spec.alerts.configured else { return }
+        switch transition {
+        case .none:
+            return
+        case .fired:
+            let message = pane.failure ?? pane.unmetExpectation ?? "failing"
+            log("AlertFiring", pane: pane, url: url, method: method, message: message, state: Snapshot.stateName(pane.health))
+            act(.firing, on: pane, message: message, since: pane.alert.troubleSince)
+            scheduleReminder(for: pane)
+        case .resolved:
+            cancelReminder(for: pane)
+            let lasted = before.troubleSince.map { DurationText.format(max(0, clock.now - $0)) }
+            let probes = "\(before.failedProbes) failed probe\(before.failedProbes == 1 ? "" : "s")"
+            let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
+            log("AlertResolved", pane: pane, url: url, method: method, message: message, state: Snapshot.stateName(pane.health))
+            act(.resolved, on: pane, message: message, since: before.troubleSince)
+        }
+    }
+
+    private func act(_ kind: AlertActions.Alert.Kind, on pane: Pane, message: String, since: TimeInterval?) {
+        guard pane.spec.alerts.hasActions else { return }
+        let alert = AlertActions.Alert(
+            kind: kind, pane: redactor.redact(pane.spec.title), state: Snapshot.stateName(pane.health), message: message,
+            url: pane.displayURL, service: pane.spec.service ?? "", status: pane.resource.latestMetrics?.statusCode, since: since,
+            time: clock.now, dashboard: redactor.redact(spec.title))
+        alertActions.perform(alert, spec: pane.spec.alerts)
+    }
+
+    // MARK: Reminders
+
+    /// While the pane's alert fires, `alerts.remind` after it fired (and after each reminder)
+    /// logs `AlertReminder` and acts again.
+    func scheduleReminder(for pane: Pane) {
+        cancelReminder(for: pane)
+        guard let every = pane.spec.alerts.remind, pane.alert.firing else { return }
+        reminders[ObjectIdentifier(pane)] = scheduler.schedule(after: every) { [weak self, weak pane] in
+            guard let self, let pane, pane.alert.firing, self.panes.contains(where: { $0 === pane }) else { return }
+            let message = pane.failure ?? pane.unmetExpectation ?? "still failing"
+            let url = pane.displayURL
+            self.log("AlertReminder", pane: pane, url: url, method: pane.spec.method.httpName, message: message, state: Snapshot.stateName(pane.health))
+            self.act(.reminder, on: pane, message: message, since: pane.alert.troubleSince)
+            self.scheduleReminder(for: pane)
+            self.send(.resourceChanged)
+        }
+    }
+
+    func cancelReminder(for pane: Pane) {
+        reminders.removeValue(forKey: ObjectIdentifier(pane))?.cancel()
+    }
+
+    func cancelReminders() {
+        for reminder in reminders.values { reminder.cancel() }
+        reminders = [:]
+    }
+
+    /// Keeps alert counts across a config reload for panes that stay (same title, same request):
+    /// a reload must neither re-fire an alert nor forget one.
+    func alertsByPane() -> [String: AlertTracker] {
+        Dictionary(panes.map { ($0.spec.title + "\n" + $0.resource.identity, $0.alert) }) { first, _ in first }
+    }
+
+    func restoreAlerts(_ trackers: [String: AlertTracker]) {
+        for pane in panes {
+            guard let tracker = trackers[pane.spec.title + "\n" + pane.resource.identity] else { continue }
+            pane.alert = tracker
+            if tracker.firing { scheduleReminder(for: pane) }
+        }
+    }
+
+    // MARK: Actions
+
+    private func alertActionFailed(pane title: String, message: String) {
+        let text = PaneContent.bounded(redactor.redact(message), to: 500)
+        if let pane = panes.first(where: { redactor.redact($0.spec.title) == title }) {
+            log("AlertActionFailed", pane: pane, url: pane.displayURL, method: pane.spec.method.httpName, message: text)
+        }
+        flash = "alert for \(title): \(text)"
+        requestFrame()
+    }
+
+    /// A webhook's POST, through the engine: the service's TLS and timeouts for its URL.
+    private func post(_ webhook: WebhookSpec, body: JSON, done: @escaping @MainActor (String?) -> Void) {
+        let resource = service.resource(absoluteURL: webhook.url.value)
+        resource.request(.post, json: body) { request in
+            for header in webhook.headers { request.setValue(header.value.value, forHTTPHeaderField: header.name) }
+        }
+        .onCompletion { [redactor] info in
+            switch info.response {
+            case .success:
+                done(nil)
+            case .failure(let error):
+                let status = error.httpStatusCode.map { "\($0) " } ?? ""
+                done(redactor.redact("webhook \(webhook.url.display): \(status)\(error.userMessage)"))
+            }
+        }
+    }
+}

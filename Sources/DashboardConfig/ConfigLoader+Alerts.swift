@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import ResourceEngine
+import Yams
+
+extension ConfigLoader {
+    static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved"]
+    static let webhookKeys = ["url", "headers", "body"]
+
+    /// An `alerts:` mapping over `base` (the defaults, or the top-level section for a pane): only
+    /// the keys it names change. Nil after reporting a problem.
+    static func readAlerts(_ node: Node, base: AlertSpec, what: String, reader: inout NodeReader) -> AlertSpec? {
+        guard let entries = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(entries, allowed: alertKeys, in: what)
+        let problemsBefore = reader.problems.count
+        var spec = base
+        spec.configured = true
+        for entry in entries {
+            let name = "\(what).\(entry.key)"
+            switch entry.key {
+            case "failAfter": spec.failAfter = reader.int(entry.value, name, range: 1...1_000) ?? spec.failAfter
+            case "recoverAfter": spec.recoverAfter = reader.int(entry.value, name, range: 1...1_000) ?? spec.recoverAfter
+            case "bell": spec.bell = reader.bool(entry.value, name) ?? spec.bell
+            case "notify": spec.notify = reader.bool(entry.value, name) ?? spec.notify
+            case "onResolved": spec.onResolved = reader.bool(entry.value, name) ?? spec.onResolved
+            case "timeout":
+                if let seconds = reader.duration(entry.value, name, minimum: 0.1) {
+                    if seconds > AlertSpec.longestTimeout {
+                        reader.problem(at: entry.value, "\(name) must be at most \(DurationText.format(AlertSpec.longestTimeout))")
+                    } else {
+                        spec.timeout = seconds
+                    }
+                }
+            case "remind":
+                // `remind: off` (or false) silences reminders a default asked for.
+                if entry.value.bool == false || entry.value.scalar?.string == "off" {
+                    spec.remind = nil
+                } else {
+                    spec.remind = reader.duration(entry.value, name, minimum: 10) ?? spec.remind
+                }
+            case "exec": spec.exec = readExec(entry.value, name, reader: &reader) ?? spec.exec
+            case "webhook":
+                if entry.value.null != nil || entry.value.bool == false || entry.value.scalar?.string == "off" {
+                    spec.webhook = nil
+                } else {
+                    spec.webhook = readWebhook(entry.value, name, reader: &reader) ?? spec.webhook
+                }
+            default: break
+            }
+        }
+        return reader.problems.count == problemsBefore ? spec : nil
+    }
+
+    /// `exec: ["./on-alert.sh", "arg"]`: a program and its arguments, no shell. A program written
+    /// with a slash is a file (relative to the config's folder) that must be executable; a bare
+    /// name is looked up on PATH. A string without spaces is a program with no arguments.
+    static func readExec(_ node: Node, _ what: String, reader: inout NodeReader) -> [String]? {
+        if case .scalar(let scalar) = node, scalar.string.contains(where: \.isWhitespace) {
+            reader.problem(
+                at: node,
+                "\(what) is run without a shell: give the program and its arguments as a list, e.g. [\"./on-alert.sh\", \"--page\"]")
+            return nil
+        }
+        guard var argv = reader.stringList(node, what) else { return nil }
+        guard let program = argv.first else { return [] }
+        guard !program.isEmpty, !argv.contains(where: { $0.contains("\0") }) else {
+            reader.problem(at: node, "\(what): the program must be named")
+            return nil
+        }
+        if program.contains("/") {
+            var path = program
+            if path.hasPrefix("~/"), let home = reader.interpolator.environment["HOME"] { path = home + path.dropFirst(1) }
+            if !path.hasPrefix("/") { path = (reader.interpolator.folder ?? FileManager.default.currentDirectoryPath) + "/" + path }
+            path = URL(fileURLWithPath: path).standardizedFileURL.path
+            var info = stat()
+            if stat(path, &info) != 0 {
+                reader.problem(at: node, "\(what): \(program): \(String(cString: strerror(errno)))")
+                return nil
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR || access(path, X_OK) != 0 {
+                reader.problem(at: node, "\(what): \(program) is not an executable file (chmod +x it?)")
+                return nil
+            }
+            argv[0] = path
+        } else if executableOnPath(program, path: reader.interpolator.environment["PATH"]) == nil {
+            reader.problem(at: node, "\(what): \(program) is not on PATH (write ./\(program) for a file next to the config)")
+            return nil
+        }
+        return argv
+    }
+
+    /// The full path of `name` in a PATH list, if an executable file is there.
+    public static func executableOnPath(_ name: String, path: String?) -> String? {
+        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(name)"
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// `webhook: URL` or `webhook: { url, headers, body }`.
+    static func readWebhook(_ node: Node, _ what: String, reader: inout NodeReader) -> WebhookSpec? {
+        if case .scalar = node {
+            return webhookURL(node, what, reader: &reader).map { WebhookSpec(url: $0) }
+        }
+        guard let entries = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(entries, allowed: webhookKeys, in: what)
+        let problemsBefore = reader.problems.count
+        guard let urlEntry = entries.first(where: { $0.key == "url" }) else {
+            reader.problem(at: node, "\(what) needs a url")
+            return nil
+        }
+        let url = webhookURL(urlEntry.value, "\(what).url", reader: &reader)
+        let headers = entries.first { $0.key == "headers" }.map { readHeaders($0.value, "\(what).headers", reader: &reader) } ?? []
+        var body: JSON?
+        if let entry = entries.first(where: { $0.key == "body" }) {
+            body = reader.json(entry.value, "\(what).body")
+            if let body { checkPlaceholders(in: body, at: entry.value, "\(what).body", reader: &reader) }
+        }
+        guard let url, reader.problems.count == problemsBefore else { return nil }
+        return WebhookSpec(url: url, headers: headers, body: body)
+    }
+
+    private static func webhookURL(_ node: Node, _ what: String, reader: inout NodeReader) -> ConfigString? {
+        guard let url = reader.interpolated(node, what) else { return nil }
+        guard isHTTPURL(url.value), WrittenURL.problem(in: url.value) == nil else {
+            reader.problem(at: node, "\(what) must be an http(s) URL, not \"\(url.display)\"")
+            return nil
+        }
+        return url
+    }
+
+    private static func checkPlaceholders(in body: JSON, at node: Node, _ what: String, reader: inout NodeReader) {
+        switch body {
+        case .string(let text):
+            for name in WebhookSpec.unknownPlaceholders(in: text) {
+                reader.problem(
+                    at: node,
+                    "\(what): unknown placeholder {{\(name)}} (one of \(WebhookSpec.placeholders.joined(separator: ", ")))"
+                        + Suggestions.hint(for: name, in: WebhookSpec.placeholders))
+            }
+        case .array(let items): for item in items { checkPlaceholders(in: item, at: node, what, reader: &reader) }
+        case .object(let object): for member in object.members { checkPlaceholders(in: member.value, at: node, what, reader: &reader) }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+/// `alerts:`: fail after N failed probes in a row (degraded before), recover after M good ones,
+/// reminders, resolved, per-pane overrides, the bell, webhooks through the engine, and `notify`
+/// where no notifier is installed. The clock and the scheduler are the test's.
+@MainActor
+@Suite struct AlertTests {
+    static func status(_ code: Int, latency: Double? = nil) -> FakeNetworkingProvider.FakeResponse {
+        var response = FakeNetworkingProvider.FakeResponse(status: code)
+        response.timing = latency.map { TransferTiming(total: $0) }
+        return response
+    }
+
+    static func json(_ text: String, latency: Double) -> FakeNetworkingProvider.FakeResponse {
+        var response = FakeNetworkingProvider.FakeResponse.json(text)
+        response.timing = TransferTiming(total: latency)
+        return response
+    }
+
+    @Test func theTrackerFailsAfterNInARowAndRecoversAfterM() {
+        var tracker = AlertTracker()
+        #expect(tracker.record(good: false, at: 1, failAfter: 3, recoverAfter: 2) == .none)
+        #expect(tracker.record(good: true, at: 2, failAfter: 3, recoverAfter: 2) == .none, "a good probe starts the count again")
+        #expect(tracker.troubleSince == nil)
+        #expect(tracker.record(good: false, at: 3, failAfter: 3, recoverAfter: 2) == .none)
+        #expect(tracker.record(good: false, at: 4, failAfter: 3, recoverAfter: 2) == .none)
+        #expect(tracker.record(good: false, at: 5, failAfter: 3, recoverAfter: 2) == .fired)
+        #expect(tracker.firing && tracker.troubleSince == 3 && tracker.firedAt == 5)
+        #expect(tracker.record(good: false, at: 6, failAfter: 3, recoverAfter: 2) == .none, "fires once")
+        #expect(tracker.record(good: true, at: 7, failAfter: 3, recoverAfter: 2) == .none)
+        #expect(tracker.record(good: false, at: 8, failAfter: 3, recoverAfter: 2) == .none, "one good probe does not recover it")
+        #expect(tracker.firing && tracker.failedProbes == 5)
+        #expect(tracker.record(good: true, at: 9, failAfter: 3, recoverAfter: 2) == .none)
+        #expect(tracker.record(good: true, at: 10, failAfter: 3, recoverAfter: 2) == .resolved)
+        #expect(!tracker.firing && tracker.troubleSince == nil && tracker.failedProbes == 0)
+    }
+
+    static let flaky = """
+        service:
+          baseURL: https://api.test/
+          retry: 1s
+        alerts:
+          failAfter: 3
+          recoverAfter: 2
+          bell: true
+        panes:
+          - { title: Flaky, resource: /flaky, every: 1s }
+        """
+
+    @Test func aFlakyPaneIsDegradedBeforeItFailsAndBeforeItRecovers() async throws {
+        let h = try DashboardHarness(Self.flaky, columns: 60, rows: 8)
+        h.stub("flaky", .json(#"{"ok":true}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].health == .ok)
+        #expect(h.screen[0].contains("✓1 ✗0"), "\(h.screen[0])")
+
+        h.stub("flaky", Self.status(503))
+        try await h.advance(1)
+        #expect(h.app.panes[0].health == .degraded)
+        #expect(h.screen[0].contains("✓0 ◐1 ✗0"), "one failed probe is not a failing pane: \(h.screen[0])")
+        #expect(h.screen[1].contains("503 · 0 ms · error 1/3"), "\(h.screen[1])")
+        #expect(h.app.panes[0].degradedReason == "1 of 3 failed probes before it fails")
+        try await h.advance(1)
+        #expect(h.screen[1].contains("error 2/3"), "\(h.screen[1])")
+        #expect(h.backend.bells == 0)
+        #expect(!h.app.eventLog.entries.contains { $0.event == "AlertFiring" })
+
+        try await h.advance(1)
+        #expect(h.app.panes[0].health == .failing)
+        #expect(h.screen[0].contains("✓0 ✗1"), "\(h.screen[0])")
+        #expect(h.backend.bells == 1, "the bell rings once, when it starts failing")
+        let firing = try #require(h.app.eventLog.entries.last { $0.event == "AlertFiring" })
+        #expect(firing.state == "failing" && firing.panes == ["Flaky"] && firing.statusCode == 503)
+        #expect(firing.message == "Service Unavailable")
+        #expect(EventLine.json(firing).contains(#""state":"failing""#))
+        try await h.advance(1)
+        #expect(h.backend.bells == 1, "a fourth failed probe does not ring again")
+
+        h.stub("flaky", .json(#"{"ok":true}"#))
+        try await h.advance(1)
+        #expect(h.app.panes[0].health == .degraded, "one good probe after failing: recovering")
+        #expect(h.screen[1].contains("now · recovering 1/2"), "\(h.screen[1])")
+        #expect(h.app.panes[0].degradedReason == "recovering: 1 of 2 good probes")
+        try await h.advance(1)
+        #expect(h.app.panes[0].health == .ok)
+        let resolved = try #require(h.app.eventLog.entries.last)
+        #expect(resolved.event == "AlertResolved" && resolved.state == "ok")
+        #expect(resolved.message == "ok again after 4 failed probes over 5s")
+        #expect(h.backend.bells == 1, "recovering does not ring")
+        h.app.stop()
+    }
+
+    @Test func remindersRepeatWhileFailingAndStopWhenResolved() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              retry: 10s
+            alerts: { bell: true, remind: 30s }
+            panes:
+              - { title: Down, resource: /down, every: 10s }
+            """, columns: 60, rows: 8)
+        h.stub("down", Self.status(500))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].health == .failing, "failAfter defaults to 1")
+        #expect(h.backend.bells == 1)
+        try await h.advance(29)
+        #expect(h.backend.bells == 1)
+        try await h.advance(1)
+        #expect(h.backend.bells == 2)
+        #expect(h.app.eventLog.entries.last { $0.event == "AlertReminder" }?.message == "Internal Server Error")
+        try await h.advance(30)
+        #expect(h.backend.bells == 3)
+        h.stub("down", .json("{}"))
+        try await h.advance(10)
+        #expect(h.app.panes[0].health == .ok)
+        try await h.advance(90)
+        #expect(h.backend.bells == 3, "no reminder after it resolved")
+        #expect(h.app.eventLog.entries.filter { $0.event == "AlertReminder" }.count == 2)
+        h.app.stop()
+    }
+
+    @Test func aPaneOverridesTheDefaultsAndWebhooksGoThroughTheEngine() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              retry: 1s
+            alerts:
+              failAfter: 3
+              webhook:
+                url: https://hooks.test/alert
+                headers: { Authorization: "Bearer ${HOOK_TOKEN}" }
+                body: { text: "{{pane}} is {{state}}: {{message}}", kind: "{{event}}", tags: ["{{service}}", "{{status}}"] }
+            panes:
+              - { title: Patient, resource: /a, every: 1s }
+              - title: Eager
+                resource: /b
+                every: 1s
+                alerts: { failAfter: 1, onResolved: false }
+            """, columns: 80, rows: 10, environment: ["PATH": "/usr/bin:/bin", "HOOK_TOKEN": "hook-secret-123"])
+        h.stub("a", Self.status(503))
+        h.stub("b", Self.status(503))
+        h.network.stub(.post, "https://hooks.test/alert", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].health == .degraded)
+        #expect(h.app.panes[1].health == .failing, "its own failAfter: 1")
+        try await h.settle()
+        var posts = h.network.receivedRequests.filter { $0.httpMethod == "POST" }
+        #expect(posts.count == 1)
+        let post = try #require(posts.first)
+        #expect(post.value(forHTTPHeaderField: "Authorization") == "Bearer hook-secret-123")
+        #expect(post.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let body = try JSONParser.parse(try #require(post.httpBody))
+        #expect(body["text"]?.stringValue == "Eager is failing: Service Unavailable")
+        #expect(body["kind"]?.stringValue == "firing")
+        #expect(body["tags"] == [.string(""), .string("503")])
+
+        try await h.advance(1)
+        try await h.advance(1)
+        try await h.settle()
+        #expect(h.app.panes[0].health == .failing)
+        posts = h.network.receivedRequests.filter { $0.httpMethod == "POST" }
+        #expect(posts.count == 2)
+
+        h.stub("a", .json("{}"))
+        h.stub("b", .json("{}"))
+        try await h.advance(1)
+        try await h.settle()
+        posts = h.network.receivedRequests.filter { $0.httpMethod == "POST" }
+        #expect(posts.count == 3, "Patient tells it recovered; Eager says onResolved: false")
+        let resolved = try JSONParser.parse(try #require(posts.last?.httpBody))
+        #expect(resolved["text"]?.stringValue == "Patient is ok: ok again after 3 failed probes over 3s")
+        #expect(resolved["kind"]?.stringValue == "resolved")
+        // The token is the config's secret: no event or screen shows it.
+        #expect(!h.app.eventLog.entries.contains { "\($0)".contains("hook-secret-123") })
+        h.app.stop()
+    }
+
+    @Test func aFailingWebhookIsLoggedAndShownNotRetried() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { webhook: "https://hooks.test/down" }
+            panes:
+              - { title: Broken, resource: /x }
+            """, columns: 100, rows: 8)
+        h.stub("x", Self.status(500))
+        h.network.stub(.post, "https://hooks.test/down", Self.status(502))
+        h.app.start()
+        try await h.settle()
+        try await h.settle()
+        let failed = try #require(h.app.eventLog.entries.last { $0.event == "AlertActionFailed" })
+        #expect(failed.message == "webhook https://hooks.test/down: 502 Bad Gateway", "\(failed)")
+        #expect(h.screen.last?.contains("alert for Broken: webhook https://hooks.test/down: 502 Bad Gateway") == true, "\(h.screen)")
+        #expect(h.network.requestCount(for: "https://hooks.test/down") == 1, "not retried")
+        h.app.stop()
+    }
+
+    @Test func notifyIsSkippedWithAClearMessageWhereNoNotifierIsInstalled() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-nopath-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { notify: true }
+            panes:
+              - { title: One, resource: /one }
+              - { title: Two, resource: /two }
+            """, columns: 120, rows: 8, environment: ["PATH": empty])
+        h.stub("one", Self.status(500))
+        h.stub("two", Self.status(500))
+        h.app.start()
+        try await h.settle()
+        let skipped = h.app.eventLog.entries.filter { $0.event == "AlertActionFailed" }
+        #expect(skipped.count == 1, "said once, not per alert: \(skipped)")
+        #expect(skipped.first?.message == "notify: no desktop notifier is installed (notify-send, from libnotify-bin); notifications are skipped")
+        #expect(h.screen.last?.contains("notify: no desktop notifier is installed") == true, "\(h.screen)")
+        #expect(h.app.panes.allSatisfy { $0.health == .failing })
+        h.app.stop()
+    }
+
+    @Test func sortAndSnapshotKnowDegraded() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { failAfter: 2 }
+            panes:
+              - { title: Fine, resource: /fine }
+              - { title: Wobbly, resource: /wobbly }
+              - { title: Dead, resource: /dead, alerts: { failAfter: 1 } }
+            """, columns: 60, rows: 8)
+        h.stub("fine", .json("{}"))
+        h.stub("wobbly", Self.status(503))
+        h.stub("dead", Self.status(503))
+        h.app.start()
+        try await h.settle()
+        try await h.press(.character("s"))
+        #expect(h.app.visiblePanes.map(\.spec.title) == ["Dead", "Wobbly", "Fine"])
+        #expect(h.screen[0].contains("✓1 ◐1 ✗1"), "\(h.screen[0])")
+        h.app.stop()
+
+        let spec = try ConfigLoader.parse("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { failAfter: 3 }
+            panes:
+              - { title: Wobbly, resource: /wobbly }
+            """, file: "snap.yaml", environment: [:])
+        let network = FakeNetworkingProvider()
+        network.stub(.get, "https://api.test/wobbly", Self.status(503))
+        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeService(networking: network) }
+        let pane = try #require(result.json["panes"]?[0])
+        #expect(pane["state"] == "degraded")
+        #expect(pane["degraded"] == "1 of 3 failed probes before it fails")
+        #expect(pane["ok"] == false && result.ok == false, "a one-off look that failed is not ok, degraded or not")
+        #expect(pane["uptime"] == .double(0) && pane["probes"] == 1 && pane["p50Ms"] == .null)
+    }
+
+    @Test func uptimeShowsInTheTitleBarWhenThereIsRoomAndLeavesFailuresOutOfLatencies() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/", retry: 1s }
+            panes:
+              - { title: Up, resource: /up, every: 1s }
+            """, columns: 60, rows: 8)
+        h.stub("up", Self.json("{}", latency: 0.040))
+        h.app.start()
+        try await h.settle()
+        for _ in 0..<3 { try await h.advance(1) }
+        #expect(!h.screen[1].contains("up "), "four probes are too few to say: \(h.screen[1])")
+        h.stub("up", Self.status(503, latency: 9.0))
+        try await h.advance(1)
+        #expect(h.screen[1].contains("503 · 9.0 s · error · up 80%"), "\(h.screen[1])")
+        let history = try #require(h.app.history(for: h.app.panes[0]))
+        #expect(history.percentile(95) == 0.040, "the failed probe's 9 s is not a latency")
+        h.app.stop()
+        let narrow = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: Up, resource: /up, every: 1s }
+            """, columns: 30, rows: 8)
+        narrow.stub("up", .json("{}"))
+        narrow.app.start()
+        try await narrow.settle()
+        for _ in 0..<5 { try await narrow.advance(1) }
+        #expect(narrow.screen[1].contains("200 · 0 ms · now") && !narrow.screen[1].contains("up 100%"), "no room: \(narrow.screen[1])")
+        narrow.app.stop()
+    }
+}
