@@ -291,3 +291,40 @@ import Testing
         narrow.app.stop()
     }
 }
+
+extension AlertTests {
+    @Test func theErrorViewSaysTheStateSinceWhenTheAlertFiresAndWhatItDoes() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/", retry: 1s }
+            alerts: { failAfter: 2, recoverAfter: 3, bell: true, remind: 30m, exec: ["true"], webhook: "https://hooks.test/x" }
+            panes:
+              - { title: Flaky, resource: /flaky, every: 1s }
+            """, columns: 72, rows: 16)
+        h.stub("flaky", Self.status(503))
+        h.network.stub(.post, "https://hooks.test/x", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        try await h.press(.enter)
+        var screen = try await h.press(.character("5"))
+        #expect(Array(screen[2...8]) == [
+            "│ ✗ 503 Service Unavailable                                            │",
+            "│ failing since 06:13:20 (now), 1 probe in a row                       │",
+            "│                                                                      │",
+            "│ Alert                                                                │",
+            "│ state       degraded: 1 of 2 failed probes before it fails           │",
+            "│ rule        fails after 2 failed probes in a row, ok after 3 good    │",
+            "│ actions     bell, exec true, webhook https://hooks.test/x            │",
+        ], "\(screen.joined(separator: "\n"))")
+        try await h.advance(1)
+        try await h.advance(2)
+        screen = h.screen
+        #expect(Array(screen[5...9]) == [
+            "│ Alert                                                                │",
+            "│ state       failing                                                  │",
+            "│ firing      since 06:13:21 (2s ago), reminding every 30m             │",
+            "│ rule        fails after 2 failed probes in a row, ok after 3 good    │",
+            "│ actions     bell, exec true, webhook https://hooks.test/x            │",
+        ], "\(screen.joined(separator: "\n"))")
+        h.app.stop()
+    }
+}

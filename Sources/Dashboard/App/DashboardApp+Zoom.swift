@@ -158,8 +158,8 @@ extension DashboardApp {
         let count = history.probes.count
         let span = (history.probes.last?.time ?? 0) - (history.probes.first?.time ?? 0)
         lines.append(.heading("History: last \(count) probe\(count == 1 ? "" : "s") over \(ValueFormatter.duration(span))"))
-        let uptime = Double(history.okCount) / Double(count)
-        lines.append(DetailLine(text: "  uptime      \(ValueFormatter.percent(uptime)) (\(history.okCount) of \(count) ok)", style: uptime < 1 ? Style().fg(.yellow) : .plain))
+        let uptime = Formatting.uptime(ok: history.okCount, of: count) ?? "—"
+        lines.append(DetailLine(text: "  uptime      \(uptime) (\(history.okCount) of \(count) ok)", style: history.okCount < count ? Style().fg(.yellow) : .plain))
         if let p50 = history.percentile(50), let p95 = history.percentile(95), let max = history.probes.filter(\.ok).map(\.latency).max() {
             lines.append(DetailLine(text: "  p50 \(Formatting.latency(p50))   p95 \(Formatting.latency(p95))   max \(Formatting.latency(max))   (successful probes only)"))
         }
@@ -169,9 +169,9 @@ extension DashboardApp {
     private func errorLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
         guard let error = pane.resource.latestError else {
             if let problem = pane.failure ?? pane.unmetExpectation {
-                return [DetailLine(text: problem, style: Style().fg(.red).bolded)]
+                return [DetailLine(text: problem, style: Style().fg(.red).bolded)] + alertLines(pane, redact: redact)
             }
-            return [DetailLine(text: "no error: the last load worked", style: Style().dimmed)]
+            return [DetailLine(text: "no error: the last load worked", style: Style().dimmed)] + alertLines(pane, redact: redact)
         }
         var lines: [DetailLine] = []
         let message = redact(error.userMessage)
@@ -196,11 +196,38 @@ extension DashboardApp {
             cause = (current as? RequestError)?.cause
             depth += 1
         }
+        lines += alertLines(pane, redact: redact)
         if let entity = error.entity {
             lines.append(.blank)
             lines.append(.heading("Error body (\(entity.contentType))"))
             lines += prettyBody(entity, of: pane, isError: true).map { DetailLine(text: $0) }
         }
+        return lines
+    }
+
+    /// The pane's state and alert: why it is degraded, since when its alert fires, what it does.
+    private func alertLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+        let alerts = pane.spec.alerts
+        var state = "state       \(Snapshot.stateName(pane.health))"
+        if let reason = pane.degradedReason { state += ": " + redact(reason) }
+        let stateLine = DetailLine(text: state, style: pane.health == .ok ? .plain : Style().fg(pane.health == .failing ? .red : .yellow))
+        // Without `alerts:` a pane fails on its first failed probe and does nothing more: only a
+        // degraded state (a warn threshold) needs saying.
+        guard alerts.configured else { return pane.health == .degraded ? [.blank, stateLine] : [] }
+        var lines: [DetailLine] = [.blank, .heading("Alert"), stateLine]
+        if pane.alert.firing, let fired = pane.alert.firedAt {
+            var text = "firing      since \(Formatting.clock(fired, timeZone: timeZone)) (\(Formatting.age(max(0, clock.now - fired))))"
+            if let remind = alerts.remind { text += ", reminding every \(DurationText.format(remind))" }
+            lines.append(DetailLine(text: text))
+        }
+        lines.append(DetailLine(text: "rule        fails after \(alerts.failAfter) failed probe\(alerts.failAfter == 1 ? "" : "s") in a row, ok after \(alerts.recoverAfter) good"))
+        var actions: [String] = []
+        if alerts.bell { actions.append("bell") }
+        if alerts.notify { actions.append("notify") }
+        if let program = alerts.exec.first { actions.append("exec " + URL(fileURLWithPath: program).lastPathComponent) }
+        if let webhook = alerts.webhook { actions.append("webhook " + redact(webhook.url.display)) }
+        if !actions.isEmpty, !alerts.onResolved { actions.append("(not on recovery)") }
+        lines.append(DetailLine(text: "actions     " + (actions.isEmpty ? "none" : actions.joined(separator: ", "))))
         return lines
     }
 
