@@ -233,6 +233,7 @@ extension DashboardSpec {
             for header in block.headers { parts.append("\(header.name): \(header.displayValue)") }
             lines.append(parts.joined(separator: " "))
         }
+        if alerts.configured { lines.append("  alerts: \(alerts.summary)") }
         for pane in panes {
             var line = "  pane \"\(pane.title)\": \(pane.method.httpName) \(displayURL(for: pane)) every \(DurationText.format(refreshInterval(for: pane))) as \(pane.show.rawValue)"
             if let body = pane.body { line += " (body \(body.kindDescription))" }

@@ -37,6 +37,8 @@ import Testing
         #expect(b.failAfter == 5 && b.recoverAfter == 2 && !b.bell && b.remind == nil && b.webhook == nil && !b.onResolved)
         #expect(b.exec == ["sh", "-c", "echo hi"], "what the pane does not name stays as the file's")
         #expect(spec.secrets.contains("T0KEN-abc"), "a webhook's URL from the environment is a secret")
+        #expect(spec.redactedSummary.contains("  alerts: fail after 3, ok after 2; bell, exec sh, webhook https://hooks.test/${HOOK}; remind 30m\n"))
+        #expect(!spec.redactedSummary.contains("T0KEN-abc"))
         let plain = try ConfigLoader.parse("service: { baseURL: \"https://x.test/\" }\npanes:\n  - { title: A, resource: /a }\n", file: "p.yaml", environment: [:])
         #expect(!plain.panes[0].alerts.configured && plain.panes[0].alerts.failAfter == 1 && !plain.panes[0].alerts.hasActions)
     }

@@ -328,3 +328,21 @@ extension AlertTests {
         h.app.stop()
     }
 }
+
+extension AlertTests {
+    @Test func aSnapshotSaysTheStateButPagesNoOne() async throws {
+        let spec = try ConfigLoader.parse("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { webhook: "https://hooks.test/x" }
+            panes:
+              - { title: Down, resource: /down }
+            """, file: "snap.yaml", environment: [:])
+        let network = FakeNetworkingProvider()
+        network.stub(.get, "https://api.test/down", Self.status(500))
+        network.stub(.post, "https://hooks.test/x", .json("{}"))
+        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeService(networking: network) }
+        #expect(result.json["panes"]?[0]?["state"] == "failing")
+        try await drainMainQueue(turns: 3)
+        #expect(network.requestCount(for: "https://hooks.test/x") == 0, "a script's one-off look does not post the webhook")
+    }
+}

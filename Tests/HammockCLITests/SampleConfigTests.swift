@@ -67,6 +67,12 @@ import Testing
         #expect(billing.lines.contains { $0.contains("INV-2041") })
         #expect(billing.lines.contains { $0.contains("400 · Validation failed (Period: must be a closed") })
 
+        let alerts = try await snapshot("alerts.yaml", demo)
+        #expect(alerts.status == 1, "Payments is down")
+        // Flaky fails one call in three, whichever this is: degraded at worst, never failing.
+        #expect(alerts.lines[0].contains("◐") && alerts.lines[0].contains(" ✗0"), "one failed probe of Payments' two: degraded \(alerts.lines[0])")
+        #expect(alerts.lines.contains { $0.contains("503 · ") && $0.contains("error 1/2") })
+
         let services = try await snapshot("services.yaml", demo)
         #expect(services.status == 0, "\(services.lines.joined(separator: "\n"))")
         #expect(services.lines[0].contains("5 panes  ✓5 ✗0"))

@@ -28,7 +28,7 @@ extension DashboardApp {
             scheduleReminder(for: pane)
         case .resolved:
             cancelReminder(for: pane)
-            let lasted = before.troubleSince.map { DurationText.format(max(0, clock.now - $0)) }
+            let lasted = before.troubleSince.map { DurationText.format(max(0, (clock.now - $0).rounded())) }
             let probes = "\(before.failedProbes) failed probe\(before.failedProbes == 1 ? "" : "s")"
             let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
             log("AlertResolved", pane: pane, url: url, method: method, message: message, state: Snapshot.stateName(pane.health))
@@ -37,7 +37,7 @@ extension DashboardApp {
     }
 
     private func act(_ kind: AlertActions.Alert.Kind, on pane: Pane, message: String, since: TimeInterval?) {
-        guard pane.spec.alerts.hasActions else { return }
+        guard actsOnAlerts, pane.spec.alerts.hasActions else { return }
         let alert = AlertActions.Alert(
             kind: kind, pane: redactor.redact(pane.spec.title), state: Snapshot.stateName(pane.health), message: message,
             url: pane.displayURL, service: pane.spec.service ?? "", status: pane.resource.latestMetrics?.statusCode, since: since,

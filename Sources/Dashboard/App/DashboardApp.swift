@@ -88,6 +88,8 @@ public final class DashboardApp {
     public var refreshesOnItsOwn = true
     /// False for a one-off look: kept histories are read (uptime over them) but not written.
     public var savesHistory = true
+    /// False for a one-off look: states and alert events as ever, but no bell, command or webhook.
+    public var actsOnAlerts = true
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()

@@ -26,6 +26,7 @@ public enum Snapshot {
             makeService: makeService)
         app.refreshesOnItsOwn = false  // one load per pane, no refresh cadence
         app.savesHistory = false  // a look, not a run: the dashboard's kept probes are read, not changed
+        app.actsOnAlerts = false  // a script's look must not page anyone
         app.start()
         for pane in app.panes { pane.loadIfNeeded() }
         for _ in 0..<3 {

@@ -29,6 +29,20 @@ public struct AlertSpec: Sendable {
 
     public init() {}
 
+    /// "fail after 3, ok after 2; bell, exec on-alert.sh, webhook ${HOOK}; remind 30m", for
+    /// `hammock check` (a webhook as written, so a secret in it stays a reference).
+    public var summary: String {
+        var actions: [String] = []
+        if bell { actions.append("bell") }
+        if notify { actions.append("notify") }
+        if let program = exec.first { actions.append("exec " + URL(fileURLWithPath: program).lastPathComponent) }
+        if let webhook { actions.append("webhook " + webhook.url.display) }
+        var parts = ["fail after \(failAfter), ok after \(recoverAfter)", actions.isEmpty ? "no actions" : actions.joined(separator: ", ")]
+        if let remind { parts.append("remind \(DurationText.format(remind))") }
+        if !onResolved { parts.append("not on recovery") }
+        return parts.joined(separator: "; ")
+    }
+
     /// True when anything happens beyond the state and the event log.
     public var hasActions: Bool { bell || notify || !exec.isEmpty || webhook != nil }
 
