@@ -346,3 +346,28 @@ extension AlertTests {
         #expect(network.requestCount(for: "https://hooks.test/x") == 0, "a script's one-off look does not post the webhook")
     }
 }
+
+extension AlertTests {
+    @Test func notifyRunsTheInstalledNotifierWithTheHeadlineAndMessage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-notify-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > '\(directory)/args.tmp'\nmv '\(directory)/args.tmp' '\(directory)/args.txt'\n"
+            .write(toFile: directory + "/notify-send", atomically: true, encoding: .utf8)
+        chmod(directory + "/notify-send", 0o755)
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            alerts: { notify: true }
+            panes:
+              - { title: Payments, resource: /payments }
+            """, columns: 80, rows: 8, environment: ["PATH": "\(directory):/usr/bin:/bin"])
+        h.stub("payments", Self.status(503))
+        h.app.start()
+        try await h.settle()
+        try await waitUntil("the notifier's arguments") { FileManager.default.fileExists(atPath: directory + "/args.txt") }
+        let arguments = try String(contentsOfFile: directory + "/args.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(arguments == ["--app-name=Hammock", "--urgency=critical", "--", "Hammock: Payments is failing", "Service Unavailable"])
+        #expect(!h.app.eventLog.entries.contains { $0.event == "AlertActionFailed" })
+        h.app.stop()
+    }
+}

@@ -112,10 +112,8 @@ final class AlertActions {
             queue.append((pane, start))
         } else {
             dropped += 1
-            // Said on the first drop of a burst and every hundredth after, not per drop.
-            if dropped == 1 || dropped % 100 == 0 {
-                onProblem(pane, "\(dropped) alert action\(dropped == 1 ? "" : "s") dropped: more than \(Self.maxRunning + Self.maxQueued) at once")
-            }
+            // Said when a burst starts dropping and, with the count, when it is over; not per drop.
+            if dropped == 1 { onProblem(pane, "alert actions dropped: more than \(Self.maxRunning + Self.maxQueued) at once") }
         }
     }
 
@@ -129,7 +127,11 @@ final class AlertActions {
                 let next = self.queue.removeFirst()
                 self.launch(pane: next.pane, next.start)
             }
-            if self.running == 0, self.queue.isEmpty { self.dropped = 0 }
+            if self.running == 0, self.queue.isEmpty, self.dropped > 0 {
+                let count = self.dropped
+                self.dropped = 0
+                self.onProblem(pane, "\(count) alert action\(count == 1 ? " was" : "s were") dropped in a burst of more than \(Self.maxRunning + Self.maxQueued)")
+            }
         }
     }
 }
