@@ -371,3 +371,25 @@ extension AlertTests {
         h.app.stop()
     }
 }
+
+extension AlertTests {
+    @Test func aServersMessageReachesActionsAsOneSafeLine() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            configure:
+              - { pattern: "**", pipeline: { cleanup: [errorMessage] } }
+            alerts: { webhook: "https://hooks.test/x" }
+            panes:
+              - { title: Evil, resource: /evil }
+            """, columns: 80, rows: 8)
+        h.stub("evil", .json(#"{"message":"down\u001b]0;pwned\u0007\nsecond line"}"#, status: 503))
+        h.network.stub(.post, "https://hooks.test/x", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        try await h.settle()
+        let post = try #require(h.network.receivedRequests.first { $0.httpMethod == "POST" })
+        let body = try JSONParser.parse(try #require(post.httpBody))
+        #expect(body["message"]?.stringValue == "down␛]0;pwned␇␤second line", "\(body)")
+        h.app.stop()
+    }
+}

@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import ResourceEngine
+import TerminalUI
 
 extension DashboardApp {
     func setUpAlertActions() {
@@ -38,10 +39,12 @@ extension DashboardApp {
 
     private func act(_ kind: AlertActions.Alert.Kind, on pane: Pane, message: String, since: TimeInterval?) {
         guard actsOnAlerts, pane.spec.alerts.hasActions else { return }
+        // A message may be a server's text: no escape sequence reaches a script's log or a
+        // notification, and each value is one line.
         let alert = AlertActions.Alert(
-            kind: kind, pane: redactor.redact(pane.spec.title), state: Snapshot.stateName(pane.health), message: message,
-            url: pane.displayURL, service: pane.spec.service ?? "", status: pane.resource.latestMetrics?.statusCode, since: since,
-            time: clock.now, dashboard: redactor.redact(spec.title))
+            kind: kind, pane: Sanitizer.line(redactor.redact(pane.spec.title)), state: Snapshot.stateName(pane.health),
+            message: Sanitizer.line(message), url: Sanitizer.line(pane.displayURL), service: pane.spec.service ?? "",
+            status: pane.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: Sanitizer.line(redactor.redact(spec.title)))
         alertActions.perform(alert, spec: pane.spec.alerts)
     }
 
