@@ -71,11 +71,18 @@ let package = Package(
             name: "Dashboard",
             dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig"],
             swiftSettings: strict),
+        // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`).
+        .target(
+            name: "MetricsServer",
+            dependencies: [
+                "Dashboard", "LoopbackHTTP", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
-                "CurlNetworking",
+                "CurlNetworking", "MetricsServer",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -93,7 +100,7 @@ let package = Package(
             name: "hammock",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMalloc",
-                "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetricsServer", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(

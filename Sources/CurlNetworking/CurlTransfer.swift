@@ -128,6 +128,8 @@ final class CurlTransfer: @unchecked Sendable {
         if let certificate = tls.clientCertificate { ok = ok && set(CURLOPT_SSLCERT, certificate) }
         if let key = tls.clientKey { ok = ok && set(CURLOPT_SSLKEY, key) }
         if tls.insecure { ok = ok && set(CURLOPT_SSL_VERIFYPEER, 0) && set(CURLOPT_SSL_VERIFYHOST, 0) }
+        // The server's certificate as text, read on each new connection (its expiry is watched).
+        ok = ok && set(CURLOPT_CERTINFO, 1)
         return ok
     }
 
@@ -335,11 +337,11 @@ final class CurlTransfer: @unchecked Sendable {
     private func complete(_ code: CURLcode) {
         let timing = self.timing()
         if code == CURLE_OK {
-            gate.complete(NetworkResult(response: response(), body: body, timing: timing))
+            gate.complete(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
         } else if tooLarge {
             gate.complete(NetworkResult(
                 response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
-                timing: timing))
+                timing: timing, certificate: certificate()))
         } else {
             gate.complete(NetworkResult(error: failure(for: code), timing: timing))
         }
@@ -421,6 +423,43 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The response head, straight from the header lines libcurl handed over (no Foundation
     /// response object per request).
+    /// The leaf certificate libcurl read on this transfer's connection (CURLOPT_CERTINFO), or nil
+    /// (plain HTTP, a reused connection, nothing parseable).
+    private func certificate() -> PeerCertificate? {
+        var raw: UnsafeMutableRawPointer?
+        guard url.scheme?.lowercased() == "https" else { return nil }
+        // A reused connection brings no certificate: the one its origin showed when it opened.
+        let origin = "\(url.host?.lowercased() ?? ""):\(url.port ?? 443)"
+        guard hc_getinfo_pointer(easy, CURLINFO_CERTINFO, &raw) == CURLE_OK, let raw else { return CurlTransfer.seenCertificate(origin) }
+        let info = raw.assumingMemoryBound(to: curl_certinfo.self).pointee
+        guard info.num_of_certs > 0, let chain = info.certinfo else { return CurlTransfer.seenCertificate(origin) }
+        var fields: [String: String] = [:]
+        var item = chain[0]
+        while let current = item {
+            if let data = current.pointee.data {
+                let line = String(cString: data)
+                if let colon = line.firstIndex(of: ":") { fields[String(line[..<colon])] = String(line[line.index(after: colon)...]) }
+            }
+            item = current.pointee.next
+        }
+        guard let expiry = fields["Expire date"].flatMap(PeerCertificate.openSSLTime) else { return CurlTransfer.seenCertificate(origin) }
+        let certificate = PeerCertificate(
+            subject: fields["Subject"] ?? "", issuer: fields["Issuer"] ?? "", notBefore: fields["Start date"].flatMap(PeerCertificate.openSSLTime),
+            notAfter: expiry)
+        CurlTransfer.certificatesByOrigin.withLock { known in
+            if known.count >= 10_000 { known.removeAll() }
+            known[origin] = certificate
+        }
+        return certificate
+    }
+
+    /// The certificate each https origin (host:port) showed on its latest new connection.
+    private static let certificatesByOrigin = Mutex<[String: PeerCertificate]>([:])
+
+    private static func seenCertificate(_ origin: String) -> PeerCertificate? {
+        certificatesByOrigin.withLock { $0[origin] }
+    }
+
     private func response() -> HTTPResponseHead? {
         var status = 0
         _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, or a bare number of seconds.
+/// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, `14d`, or a bare number of seconds.
 public enum DurationText {
     /// Seconds for `text`, or nil when it is not a duration.
     public static func parse(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
             guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { return nil }

@@ -5,6 +5,7 @@ import DemoServer
 import DashboardConfig
 import Foundation
 import Glibc
+import MetricsServer
 import ResourceEngine
 import TerminalUI
 
@@ -22,10 +23,11 @@ struct Hammock: AsyncParsableCommand {
             hammock check CONFIG      validate; exit 1 and print every problem
             hammock snapshot CONFIG   load each pane once, print the frame (--json)
             hammock events CONFIG     stream resource events as JSON lines
+            hammock serve CONFIG      probe headless; serve /metrics for Prometheus
             hammock init              write a commented starter hammock.yaml
             """,
         version: version,
-        subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Init.self],
+        subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Serve.self, Init.self],
         defaultSubcommand: Open.self)
 
     static func main() async {
@@ -156,8 +158,19 @@ struct Open: AsyncParsableCommand {
     @Argument(help: "The config file (default: ./hammock.yaml).")
     var config: String?
 
+    @Option(
+        name: .customLong("metrics-listen"),
+        help: ArgumentHelp("Also serve /metrics, /healthz and /api/panes on this address (as hammock serve).", valueName: "host:port"))
+    var metricsListen: String?
+
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
+
+    func validate() throws {
+        if let metricsListen {
+            do { _ = try ListenAddress(parsing: metricsListen) } catch { throw ValidationError("--metrics-listen \(error.message)") }
+        }
+    }
 
     func run() async throws {
         let path = config ?? "hammock.yaml"
@@ -178,7 +191,8 @@ struct Open: AsyncParsableCommand {
         let redactor = SharedRedactor(Redactor(spec))
         try global.apply(interactive: true, redactor: redactor)
         let status = await DashboardRunner.run(
-            spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory, redactor: redactor)
+            spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory, redactor: redactor,
+            metricsListen: try metricsListen.map { try ListenAddress(parsing: $0) })
         leave(status)
     }
 }
@@ -316,6 +330,47 @@ struct Events: AsyncParsableCommand {
         let spec = try loadConfig(config)
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         await EventsRunner.run(spec: spec, limit: count)
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Probe the config's panes without a screen and serve their state to Prometheus.",
+        discussion: """
+            GET /metrics     every pane in Prometheus's text format (hammock_probe_success, …)
+            GET /healthz     ok, while it runs
+            GET /api/panes   the panes as snapshot --json gives them, live
+            The same engine and config as the dashboard, alerts included; the config reloads when edited.
+            """)
+
+    @Argument(help: "The config file.")
+    var config: String
+
+    @Option(help: ArgumentHelp("Where to listen: an IPv4 address and a port. Loopback unless you name another address.", valueName: "host:port"))
+    var listen = "127.0.0.1:9464"
+
+    @Option(help: ArgumentHelp("A location label for every series (the place this prober watches from).", valueName: "name"))
+    var location: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        do { _ = try ListenAddress(parsing: listen) } catch { throw ValidationError("--listen \(error.message)") }
+        if let location {
+            guard !location.isEmpty, location.count <= 100, location.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw ValidationError("--location must be 1 to 100 printable characters")
+            }
+        }
+    }
+
+    func run() async throws {
+        let spec = try loadConfig(config)
+        let redactor = SharedRedactor(Redactor(spec))
+        try global.apply(interactive: false, redactor: redactor)
+        let status = await ServeRunner.run(
+            spec: spec, environment: ProcessInfo.processInfo.environment, listen: try ListenAddress(parsing: listen), location: location,
+            redactor: redactor)
+        leave(status)
     }
 }
 

@@ -5,16 +5,30 @@ import DashboardConfig
 import Dispatch
 import Foundation
 import Glibc
+import MetricsServer
 import ResourceEngine
 import TerminalUI
 
 /// Connects a `DashboardApp` to the real terminal until the user quits.
 @MainActor
 enum DashboardRunner {
-    static func run(spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor) async -> Int32 {
-        // Before the screen takes over: a cache that cannot be used is said on the status line.
+    static func run(
+        spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor, metricsListen: ListenAddress? = nil
+    ) async -> Int32 {
+        // Before the screen takes over: a cache that cannot be used is said on the status line,
+        // an address the metrics cannot listen on ends the run with the reason.
         let diskCache = cacheDirectory.map { DiskEntityCache(directory: $0) }
         let cache = diskCache?.isUsable == true ? diskCache : nil
+        let holder = AppHolder()
+        var metrics: MetricsServer?
+        if let metricsListen {
+            do {
+                metrics = try await MetricsServer.start(on: metricsListen, location: nil) { holder.app }
+            } catch {
+                printError("hammock: --metrics-listen: \(error)")
+                return 1
+            }
+        }
         let session: TerminalSession
         do {
             session = try TerminalSession()
@@ -27,6 +41,7 @@ enum DashboardRunner {
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
             historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init), environment: environment
         ) { $0.makeService(networking: Hammock.networking(), cache: cache) }
+        holder.app = app
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
         let status: Int32 = await withCheckedContinuation { continuation in
@@ -62,7 +77,57 @@ enum DashboardRunner {
         app.stop()
         session.shutdown()
         cache?.flush()
+        await metrics?.stop()
         return status
+    }
+}
+
+/// The dashboard once it exists, for the metrics endpoint started before it.
+@MainActor
+final class AppHolder {
+    var app: DashboardApp?
+}
+
+/// `hammock serve`: the panes probed without a screen, their state served to Prometheus.
+@MainActor
+enum ServeRunner {
+    static func run(spec: DashboardSpec, environment: [String: String], listen: ListenAddress, location: String?, redactor: SharedRedactor) async -> Int32 {
+        // No persistent cache: a prober reports what it saw in this run, never data from the last.
+        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment) {
+            $0.makeService(networking: Hammock.networking())
+        }
+        let server: MetricsServer
+        do {
+            server = try await MetricsServer.start(on: listen, app: app, location: location)
+        } catch {
+            printError("hammock serve: \(error)")
+            return 1
+        }
+        let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
+        let unwatched = reloader.watch { outcome in
+            switch outcome {
+            case .reloaded(let newSpec):
+                redactor.redactor = Redactor(newSpec)
+                printLine("hammock serve: config reloaded: \(newSpec.panes.count) pane\(newSpec.panes.count == 1 ? "" : "s")")
+            case .rejected(let errors):
+                let first = errors.problems.first.map(\.description) ?? "invalid config"
+                printError(redactor.redact("hammock serve: config not reloaded: \(first); still serving the previous config"))
+            case .unchanged:
+                break
+            }
+            app.send(.configReloaded(outcome))
+        }
+        app.start()
+        let scope = server.address.isLoopback ? "" : " (every client that can reach \(server.address.host) can read it)"
+        printLine(
+            "hammock serve: \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s") from \(spec.file)"
+                + (location.map { " at location \($0)" } ?? "") + "; http://\(server.address)/metrics\(scope)")
+        if let unwatched { printError("hammock serve: editing the config does not reload it: \(unwatched)") }
+        await waitForInterrupt()
+        reloader.stop()
+        app.stop()
+        await server.stop()
+        return 0
     }
 }
 

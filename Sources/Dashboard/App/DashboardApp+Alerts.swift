@@ -75,16 +75,17 @@ extension DashboardApp {
         reminders = [:]
     }
 
-    /// Keeps alert counts across a config reload for panes that stay (same title, same request):
-    /// a reload must neither re-fire an alert nor forget one.
-    func alertsByPane() -> [String: AlertTracker] {
-        Dictionary(panes.map { ($0.spec.title + "\n" + $0.resource.identity, $0.alert) }) { first, _ in first }
+    /// Keeps alert counts (and probe counts, for `/metrics`) across a config reload for panes
+    /// that stay (same title, same request): a reload must neither re-fire an alert nor forget one.
+    func alertsByPane() -> [String: (AlertTracker, ProbeCounts)] {
+        Dictionary(panes.map { ($0.spec.title + "\n" + $0.resource.identity, ($0.alert, $0.probeCounts)) }) { first, _ in first }
     }
 
-    func restoreAlerts(_ trackers: [String: AlertTracker]) {
+    func restoreAlerts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
         for pane in panes {
-            guard let tracker = trackers[pane.spec.title + "\n" + pane.resource.identity] else { continue }
+            guard let (tracker, counts) = kept[pane.spec.title + "\n" + pane.resource.identity] else { continue }
             pane.alert = tracker
+            pane.probeCounts = counts
             if tracker.firing { scheduleReminder(for: pane) }
         }
     }

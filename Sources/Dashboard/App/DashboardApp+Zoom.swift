@@ -23,7 +23,7 @@ extension DashboardApp {
         case .data: return []
         case .response: return responseLines(pane, redact: redact)
         case .request: return requestLines(pane, redact: redact)
-        case .timing: return timingLines(pane)
+        case .timing: return timingLines(pane, redact: redact)
         case .error: return errorLines(pane, redact: redact)
         }
     }
@@ -58,6 +58,7 @@ extension DashboardApp {
             facts.append(Formatting.age(max(0, clock.now - metrics.finishedAt)))
         }
         lines.append(DetailLine(text: facts.joined(separator: " · "), style: Style().dimmed))
+        lines += certificateLines(pane, redact: redact)
         guard let entity = answer.entity else { return lines }
         lines.append(.blank)
         for (name, value) in entity.headers.sorted(by: { $0.key < $1.key }) {
@@ -126,7 +127,24 @@ extension DashboardApp {
         return lines
     }
 
-    private func timingLines(_ pane: Pane) -> [DetailLine] {
+    /// The https server's certificate: subject, issuer, and when it expires (red within 7 days,
+    /// yellow within 30); nothing for plain HTTP.
+    private func certificateLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+        guard let metrics = pane.resource.latestMetrics, let certificate = metrics.certificate else { return [] }
+        let left = certificate.notAfter - clock.now
+        let date = ValueFormatter.localTime(certificate.notAfter, timeZone: timeZone)
+        let expiry = left < 0 ? "expired \(ValueFormatter.duration(-left)) ago" : "in \(ValueFormatter.duration(left))"
+        return [
+            .blank, .heading("TLS certificate"),
+            DetailLine(text: "subject     " + Sanitizer.line(redact(certificate.subject))),
+            DetailLine(text: "issuer      " + Sanitizer.line(redact(certificate.issuer))),
+            DetailLine(
+                text: "expires     \(date) (\(expiry))",
+                style: left < 7 * 86_400 ? Style().fg(.red).bolded : left < 30 * 86_400 ? Style().fg(.yellow) : .plain),
+        ]
+    }
+
+    private func timingLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
         var lines: [DetailLine] = []
         if let metrics = pane.resource.latestMetrics {
             lines.append(.heading("Last probe: \(metrics.statusCode.map(String.init) ?? "no response") · \(Formatting.latency(metrics.latency)) · \(Formatting.age(max(0, clock.now - metrics.finishedAt)))"))
@@ -150,6 +168,7 @@ extension DashboardApp {
         } else {
             lines.append(DetailLine(text: "no probe yet", style: Style().dimmed))
         }
+        lines += certificateLines(pane, redact: redact)
         lines.append(.blank)
         guard let history = history(for: pane), !history.probes.isEmpty else {
             lines.append(DetailLine(text: "no history yet", style: Style().dimmed))

@@ -36,14 +36,17 @@ public enum Snapshot {
         }
         app.drawNow()
         let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
-        let panes = app.panes.map { describe($0, history: app.history(for: $0)) }
-        // A one-off look has one probe per pane: ok is what that probe says (a warn threshold is ok).
-        let ok = app.panes.allSatisfy { $0.verdict == .ok }
+        let json = state(of: app)
         app.stop()
-        let json: JSON = [
-            "title": .string(spec.title), "file": .string(spec.file), "ok": .bool(ok), "panes": .array(panes),
-        ]
-        return Result(lines: lines, json: json, ok: ok)
+        return Result(lines: lines, json: json, ok: json["ok"] == true)
+    }
+
+    /// The dashboard's panes as `snapshot --json` gives them (and `/api/panes`, live). `ok` is
+    /// what each pane's latest probe says (a warn threshold is ok; a one-off look has one probe).
+    public static func state(of app: DashboardApp) -> JSON {
+        let panes = app.panes.map { describe($0, history: app.history(for: $0)) }
+        let ok = app.panes.allSatisfy { $0.verdict == .ok }
+        return ["title": .string(app.spec.title), "file": .string(app.spec.file), "ok": .bool(ok), "panes": .array(panes)]
     }
 
     /// Every pane has every key, whatever its state, so scripts can rely on the shape.

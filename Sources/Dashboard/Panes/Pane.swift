@@ -125,9 +125,14 @@ public final class Pane {
     /// "0.85 meets the warn threshold > 0.8", or nil.
     public internal(set) var thresholdWarning: String?
 
-    /// Counts a finished probe (after `evaluate`) toward the pane's alert.
+    /// Probes since the pane started, for `/metrics`.
+    public internal(set) var probeCounts = ProbeCounts()
+
+    /// Counts a finished probe (after `evaluate`) toward the pane's alert and its metrics.
     func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
-        alert.record(good: verdict == .ok, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
+        let good = verdict == .ok
+        probeCounts.record(ok: good, latency: resource.latestMetrics?.latency)
+        return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
     }
 
     /// What the latest probe alone says. Asked for every pane on every frame (the header's
@@ -198,7 +203,8 @@ public final class Pane {
         let entity = resource.latestError.map { $0.entity } ?? resource.latestData
         let observation = Expectation.Observation(
             statusCode: metrics?.statusCode, latency: metrics?.latency,
-            body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:])
+            body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:],
+            certificateExpiresIn: metrics.flatMap { metrics in metrics.certificate.map { $0.notAfter - metrics.finishedAt } })
         let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map { PaneContent.bounded(redactor.redact($0), to: 2_000) }
         defer { unmetExpectation = verdict }
         return verdict != unmetExpectation

@@ -2,7 +2,8 @@ import Foundation
 import ResourceEngine
 
 /// One condition a pane's responses must meet: `status == 200`, `latency < 300ms`,
-/// `body.status == UP`, `body.items.count > 0`, `header.content-type == application/json`.
+/// `body.status == UP`, `body.items.count > 0`, `header.content-type == application/json`,
+/// `tls.expires > 14d`.
 ///
 /// Operands: `status`, `latency`, `body` or `body.PATH` (a JSON path; a final `.count` counts an
 /// array or object unless it has a member called `count`), `header.NAME`. Operators: `==`, `!=`,
@@ -12,6 +13,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Operand: Sendable, Equatable {
         case status
         case latency
+        /// Time left until the https server's certificate expires (`tls.expires > 14d`).
+        case tlsExpires
         case body(JSONPath?)
         case header(String)
     }
@@ -76,7 +79,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         guard !rest.isEmpty else { throw SyntaxError(message: "expected a value after \(op.rawValue)", offset: valueStart) }
         value = try Expectation.parseValue(rest, offset: valueStart)
         switch (operand, op, value) {
-        case (.status, _, .number), (.latency, _, .number): break
+        case (.status, _, .number), (.latency, _, .number), (.tlsExpires, _, .number): break
+        case (.tlsExpires, _, _): throw SyntaxError(message: "tls.expires is compared with a duration, e.g. tls.expires > 14d", offset: valueStart)
         case (.status, _, _): throw SyntaxError(message: "status is compared with a number, e.g. status == 200", offset: valueStart)
         case (.latency, _, _): throw SyntaxError(message: "latency is compared with a duration, e.g. latency < 300ms", offset: valueStart)
         default: break
@@ -90,6 +94,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         switch text {
         case "status": return .status
         case "latency": return .latency
+        case "tls.expires": return .tlsExpires
         case "body": return .body(nil)
         default: break
         }
@@ -106,9 +111,9 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
                 throw SyntaxError(message: error.message, offset: offset + (text.count - pathText.count) + error.position - 1)
             }
         }
-        let known = ["status", "latency", "body", "header"]
+        let known = ["status", "latency", "body", "header", "tls.expires"]
         let hint = known.first { Suggestions.editDistance(text.lowercased(), $0) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
-        throw SyntaxError(message: "unknown operand \"\(text)\"; use status, latency, body.PATH or header.NAME\(hint)", offset: offset)
+        throw SyntaxError(message: "unknown operand \"\(text)\"; use status, latency, body.PATH, header.NAME or tls.expires\(hint)", offset: offset)
     }
 
     static func parseValue(_ text: String, offset: Int) throws(SyntaxError) -> Value {
@@ -135,12 +140,16 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         public let latency: TimeInterval?
         public let body: JSON?
         public let headers: [String: String]
+        /// Seconds from the response until the server's certificate expires (negative once it
+        /// has), or nil without one.
+        public let certificateExpiresIn: TimeInterval?
 
-        public init(statusCode: Int?, latency: TimeInterval?, body: JSON?, headers: [String: String]) {
+        public init(statusCode: Int?, latency: TimeInterval?, body: JSON?, headers: [String: String], certificateExpiresIn: TimeInterval? = nil) {
             self.statusCode = statusCode
             self.latency = latency
             self.body = body
             self.headers = headers
+            self.certificateExpiresIn = certificateExpiresIn
         }
     }
 
@@ -157,6 +166,12 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
             guard let latency = observation.latency else { return "expected \(text), got no response" }
             actual = .number(latency)
             shown = latency < 1 ? "\(Int((latency * 1000).rounded())) ms" : String(format: "%.1f s", latency)
+        case .tlsExpires:
+            guard let left = observation.certificateExpiresIn else {
+                return "expected \(text), but no certificate was seen (plain HTTP, or no https answer yet)"
+            }
+            actual = .number(left)
+            shown = left < 0 ? "expired \(Expectation.span(-left)) ago" : "in \(Expectation.span(left))"
         case .header(let name):
             guard let value = observation.headers[name] else { return "expected \(text), but there is no \(name) header" }
             actual = .text(value)
@@ -175,6 +190,15 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return Expectation.holds(actual, op, value) ? nil : "expected \(text), got \(shown)"
+    }
+
+    /// "9d 23h", "5h 10m", "42s": a span of time in its two largest units.
+    static func span(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded(.down))
+        if whole >= 86_400 { return "\(whole / 86_400)d \(whole % 86_400 / 3_600)h" }
+        if whole >= 3_600 { return "\(whole / 3_600)h \(whole % 3_600 / 60)m" }
+        if whole >= 60 { return "\(whole / 60)m \(whole % 60)s" }
+        return "\(whole)s"
     }
 
     static func lookup(_ path: JSONPath?, in body: JSON) -> Result<JSON, LookupFailure> {

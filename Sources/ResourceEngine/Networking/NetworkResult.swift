@@ -64,12 +64,18 @@ public struct NetworkResult: Sendable {
     public var body: Data?
     public var error: (any Error)?
     public var timing: TransferTiming?
+    /// The https server's certificate, when the transport read one (a new connection).
+    public var certificate: PeerCertificate?
 
-    public init(response: HTTPResponseHead? = nil, body: Data? = nil, error: (any Error)? = nil, timing: TransferTiming? = nil) {
+    public init(
+        response: HTTPResponseHead? = nil, body: Data? = nil, error: (any Error)? = nil, timing: TransferTiming? = nil,
+        certificate: PeerCertificate? = nil
+    ) {
         self.response = response
         self.body = body
         self.error = error
         self.timing = timing
+        self.certificate = certificate
     }
 
     /// A failure with no response.

@@ -69,7 +69,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         let info = interpretFresh(response, result.body, now: now)
         let metrics = TransferMetrics(
             statusCode: response.statusCode, latency: result.timing?.total ?? max(0, now - startedAt),
-            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing)
+            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing, certificate: result.certificate)
         return ResponseInfo(response: pipeline.process(info), isNew: true, metrics: metrics)
     }
 
@@ -96,7 +96,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         // The transport's own measure when it has one: time spent queued is not latency.
         info.metrics = TransferMetrics(
             statusCode: response?.statusCode, latency: result.timing?.total ?? max(0, now - startedAt),
-            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing)
+            bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing, certificate: result.certificate)
         guard !handler.willIgnore(info) else { return }
         EngineLog.log(.network, "\(response.map { String($0.statusCode) } ?? "no response") ← \(requestDescription)")
         guard info.isNew, !pipeline.isEmpty else {

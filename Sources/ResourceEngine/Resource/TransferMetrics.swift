@@ -15,12 +15,18 @@ public struct TransferMetrics: Sendable, Equatable {
     public var finishedAt: TimeInterval
     /// The phases of the exchange, when the transport measures them.
     public var timing: TransferTiming?
+    /// The https server's certificate as of this exchange's connection, when known.
+    public var certificate: PeerCertificate?
 
-    public init(statusCode: Int?, latency: TimeInterval, bodyBytes: Int, finishedAt: TimeInterval, timing: TransferTiming? = nil) {
+    public init(
+        statusCode: Int?, latency: TimeInterval, bodyBytes: Int, finishedAt: TimeInterval, timing: TransferTiming? = nil,
+        certificate: PeerCertificate? = nil
+    ) {
         self.statusCode = statusCode
         self.latency = latency
         self.bodyBytes = bodyBytes
         self.finishedAt = finishedAt
         self.timing = timing
+        self.certificate = certificate
     }
 }
