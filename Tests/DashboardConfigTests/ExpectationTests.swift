@@ -48,7 +48,7 @@ import Testing
     @Test func parseErrorsSayWhereInTheText() {
         let cases: [(String, String, Int)] = [
             ("", "expected status, latency, body… or header.NAME at the start", 0),
-            ("stauts == 200", #"unknown operand "stauts"; use status, latency, body.PATH or header.NAME (did you mean "status"?)"#, 0),
+            ("stauts == 200", #"unknown operand "stauts"; use status, latency, body.PATH, header.NAME or tls.expires (did you mean "status"?)"#, 0),
             ("status = 200", #"expected an operator (==, !=, <, <=, >, >=, contains) but found "=""#, 7),
             ("status ==", "expected a value after ==", 9),
             ("status == OK", "status is compared with a number, e.g. status == 200", 10),
