@@ -130,5 +130,16 @@ import Testing
         #expect((response as? HTTPURLResponse)?.statusCode == 404, "nothing to write to")
         let panes = try JSONParser.parse(try await Self.get("http://127.0.0.1:\(port)/api/panes").body)
         #expect(panes["panes"]?.arrayValue?.map { $0["title"]?.stringValue ?? "" } == ["Health", "Payments"])
+
+        // Editing the config reloads it, as in the dashboard.
+        try (Self.proberConfig + "\n  - { title: Orders, resource: /orders, every: 1s }\n").write(toFile: config, atomically: true, encoding: .utf8)
+        var titles: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        while titles.count < 3, Date() < deadline {
+            let state = try JSONParser.parse(try await Self.get("http://127.0.0.1:\(port)/api/panes").body)
+            titles = state["panes"]?.arrayValue?.map { $0["title"]?.stringValue ?? "" } ?? []
+            if titles.count < 3 { try await Task.sleep(for: .milliseconds(50)) }  // the reload is the prober's own
+        }
+        #expect(titles == ["Health", "Payments", "Orders"])
     }
 }
