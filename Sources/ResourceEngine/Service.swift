@@ -169,6 +169,23 @@ public final class Service {
         pathKeys = pathKeys.filter { resourceCache[$0.value] != nil }
     }
 
+    /// Lets go of a service that is being replaced (a reloaded config): drops its configuration
+    /// — a block may capture an object (a login session) that holds one of its resources, and
+    /// resources hold their service — and releases every cached resource. Resources still held
+    /// elsewhere keep working, with no configuration. Not in Siesta, whose services live as long
+    /// as the app.
+    public func tearDown() {
+        configEntries.removeAll()
+        invalidateConfiguration()
+        for entry in resourceCache.values {
+            entry.resource?.forgetConfiguration()
+            entry.resource?.cleanDefunctObservers()
+            entry.release()
+        }
+        resourceCache = [:]
+        pathKeys = [:]
+    }
+
     // MARK: Configuration
 
     /// Adds a configuration block for every URL matching `pattern` and, optionally, only some methods.

@@ -422,6 +422,9 @@ public final class DashboardApp {
             stop()
             spec = newSpec
             redactor = Redactor(newSpec)
+            // Resources hold their service, the service caches them, and its configuration may
+            // hold a login session holding one: the old service lets go of all, and all can go.
+            service.tearDown()
             service = makeService(newSpec)
             statusMessage = nil
             start()

@@ -104,6 +104,11 @@ public final class Resource {
     /// The configuration for GET requests, which also supplies `expirationTime` and `retryTime`.
     public var configuration: Configuration { configuration(for: .get) }
 
+    /// Drops the cached configuration (and the closures in it) now, not at the next use.
+    func forgetConfiguration() {
+        configurationCache.removeAll()
+    }
+
     /// The configuration for `method`, computed lazily and cached until configuration changes.
     public func configuration(for method: RequestMethod) -> Configuration {
         if isInvalid { return Configuration() }
