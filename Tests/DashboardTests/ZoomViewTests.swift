@@ -259,4 +259,22 @@ import Testing
         #expect(copied.contains("--data-binary 'a␛]52;c;ZXZpbA==␇b'"), "\(copied)")
         #expect(!copied.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
+
+    @Test func theResponseViewMasksTheCredentialsAServerHandsOut() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: Login, resource: /login }
+            """, columns: 72, rows: 14)
+        h.stub("login", .json("{}", headers: ["Set-Cookie": "sid=abc123def; Path=/; HttpOnly", "X-Subject-Token": "gAAAAABk-token", "X-Request-Id": "r-1"]))
+        h.app.start()
+        try await h.settle()
+        try await h.press(.enter)
+        let screen = try await h.press(.character("2")).joined(separator: "\n")
+        #expect(screen.contains("set-cookie: sid=•••; Path=/; HttpOnly"), "\(screen)")
+        #expect(screen.contains("x-subject-token: •••"))
+        #expect(screen.contains("x-request-id: r-1"))
+        #expect(!screen.contains("abc123def") && !screen.contains("gAAAAABk-token"))
+        h.app.stop()
+    }
 }

@@ -62,7 +62,7 @@ extension DashboardApp {
         guard let entity = answer.entity else { return lines }
         lines.append(.blank)
         for (name, value) in entity.headers.sorted(by: { $0.key < $1.key }) {
-            lines.append(DetailLine(text: "\(name): \(redact(value))"))
+            lines.append(DetailLine(text: "\(name): \(redact(HeaderSpec.shownResponseValue(name: name, value: value)))"))
         }
         lines.append(.blank)
         lines += prettyBody(entity, of: pane, isError: answer.isError).map { DetailLine(text: $0) }

@@ -175,7 +175,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         case .header(let name):
             guard let value = observation.headers[name] else { return "expected \(text), but there is no \(name) header" }
             actual = .text(value)
-            shown = "\"\(value)\""
+            // Compared as sent, shown masked when it is a credential (a session cookie).
+            shown = "\"\(HeaderSpec.shownResponseValue(name: name, value: value))\""
         case .body(let path):
             guard let body = observation.body else { return "expected \(text), but the body is not JSON" }
             switch Expectation.lookup(path, in: body) {

@@ -93,6 +93,44 @@ public struct HeaderSpec: Sendable, Hashable {
             || ["token", "key", "secret", "password", "auth", "session"].contains { lowered.contains($0) }
     }
 
+    /// A response header's value as Hammock shows it: what a server hands out as a credential is
+    /// masked — a session cookie's value (`Set-Cookie` keeps its name and attributes), a token
+    /// header (`X-Subject-Token`, `X-Session-Id`) whole. Challenges (`WWW-Authenticate`) stay.
+    public static func shownResponseValue(name: String, value: String) -> String {
+        let lowered = name.lowercased()
+        if ["www-authenticate", "proxy-authenticate", "authentication-info", "proxy-authentication-info"].contains(lowered) { return value }
+        if lowered == "set-cookie" || lowered == "cookie" { return maskingCookieValues(value) }
+        return looksSensitive(name) ? Redactor.mask : value
+    }
+
+    static let cookieAttributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority", "partitioned"]
+
+    /// `a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT` → `a=•••; Path=/, b=•••; Expires=…`:
+    /// every `name=value` that is not a cookie attribute has its value masked.
+    static func maskingCookieValues(_ value: String) -> String {
+        var out = ""
+        var pair = ""
+        func flush() {
+            if let equals = pair.firstIndex(of: "=") {
+                let key = pair[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+                out += cookieAttributes.contains(key) ? pair : String(pair[...equals]) + Redactor.mask
+            } else {
+                out += pair
+            }
+            pair = ""
+        }
+        for character in value {
+            if character == ";" || character == "," {
+                flush()
+                out.append(character)
+            } else {
+                pair.append(character)
+            }
+        }
+        flush()
+        return out
+    }
+
     /// True when the value must never be shown: it came from the environment or names a credential.
     public var isSensitive: Bool { value.fromEnvironment || HeaderSpec.looksSensitive(name) }
 
