@@ -118,12 +118,17 @@ import Testing
         #expect(h.app.eventLog.entries.last { $0.event == "AlertReminder" }?.message == "Internal Server Error")
         try await h.advance(30)
         #expect(h.backend.bells == 3)
+        try await h.press(.character("p"))
+        try await h.advance(60)
+        #expect(h.backend.bells == 3, "paused: nothing is re-checked, so nothing is re-announced")
+        try await h.press(.character("p"))
+        #expect(h.app.panes[0].health == .failing)
         h.stub("down", .json("{}"))
         try await h.advance(10)
         #expect(h.app.panes[0].health == .ok)
         try await h.advance(90)
         #expect(h.backend.bells == 3, "no reminder after it resolved")
-        #expect(h.app.eventLog.entries.filter { $0.event == "AlertReminder" }.count == 2)
+        #expect(h.app.eventLog.entries.filter { $0.event == "AlertReminder" }.count == 2, "none while paused")
         h.app.stop()
     }
 

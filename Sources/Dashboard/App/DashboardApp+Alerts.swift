@@ -57,6 +57,9 @@ extension DashboardApp {
         guard let every = pane.spec.alerts.remind, pane.alert.firing else { return }
         reminders[ObjectIdentifier(pane)] = scheduler.schedule(after: every) { [weak self, weak pane] in
             guard let self, let pane, pane.alert.firing, self.panes.contains(where: { $0 === pane }) else { return }
+            // Paused, nothing is checked again: reminding of a state no one re-checks would
+            // page someone about stale news. The reminder waits for the next interval.
+            guard !self.isPaused else { return self.scheduleReminder(for: pane) }
             let message = pane.failure ?? pane.unmetExpectation ?? "still failing"
             let url = pane.displayURL
             self.log("AlertReminder", pane: pane, url: url, method: pane.spec.method.httpName, message: message, state: Snapshot.stateName(pane.health))
