@@ -23,9 +23,9 @@ import Testing
         h.stub("b", AlertTests.status(500))
         h.app.start()
         try await h.settle()
-        weak var oldService = h.app.service
-        weak var oldPane = h.app.panes.first
-        weak var oldResource = h.app.panes.first?.resource
+        weak let oldService = h.app.service
+        weak let oldPane = h.app.panes.first
+        weak let oldResource = h.app.panes.first?.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: B", with: "title: C"), file: "hammock.yaml", environment: [:])
         h.app.send(.configReloaded(.reloaded(spec)))
         try await h.settle()
@@ -55,8 +55,8 @@ extension ReloadLeakTests {
         try await h.settle()
         try await h.settle()
         #expect(h.app.panes[0].health == .ok)
-        weak var oldService = h.app.service
-        weak var oldResource = h.app.panes.first?.resource
+        weak let oldService = h.app.service
+        weak let oldResource = h.app.panes.first?.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: Orders", with: "title: Orders2"), file: "hammock.yaml", environment: [:])
         h.app.send(.configReloaded(.reloaded(spec)))
         try await h.settle()

@@ -53,16 +53,7 @@ extension DashboardApp {
     // MARK: Header and footer
 
     private func renderHeader(into area: Rect, buffer: inout Buffer) {
-        let counts = panes.reduce(into: (ok: 0, failing: 0, unmet: 0, degraded: 0, loading: 0)) { counts, pane in
-            switch pane.health {
-            case .ok: counts.ok += 1
-            case .failing: counts.failing += 1
-            case .unmet: counts.unmet += 1
-            case .degraded: counts.degraded += 1
-            case .loading, .waiting: break
-            }
-            if pane.resource.isLoading { counts.loading += 1 }
-        }
+        let counts = healthCounts
         let file = URL(fileURLWithPath: spec.file).lastPathComponent
         var state = "✓\(counts.ok)"
         if counts.degraded > 0 { state += " \(Self.degradedMark)\(counts.degraded)" }

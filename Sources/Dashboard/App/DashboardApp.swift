@@ -112,6 +112,8 @@ public final class DashboardApp {
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called after every frame with the number of cells sent.
     public var onFrame: (@MainActor (Int) -> Void)?
+    /// The header's counts, updated as panes change.
+    var healthCounts = HealthCounts()
     /// Runs what the panes' `alerts:` ask for.
     let alertActions: AlertActions
     /// Each firing pane's reminder timer, by pane.
@@ -242,6 +244,7 @@ public final class DashboardApp {
         cancelReminders()
         for pane in panes { pane.detach() }
         panes = []
+        healthCounts = HealthCounts()
         panesByResource = [:]
         eventOwner = EventOwner()
         started = false
@@ -276,6 +279,23 @@ public final class DashboardApp {
                 self?.record(event, on: resource)
             }
         }
+        recountAll()
+    }
+
+    /// Counts `pane` for the header again (after anything that may change its state).
+    func recount(_ pane: Pane) {
+        if let old = pane.counted { healthCounts.add(old, -1) }
+        let now = HealthCounts.Counted(health: pane.health, loading: pane.resource.isLoading)
+        healthCounts.add(now, 1)
+        pane.counted = now
+    }
+
+    func recountAll() {
+        healthCounts = HealthCounts()
+        for pane in panes {
+            pane.counted = nil
+            recount(pane)
+        }
     }
 
     private func record(_ event: ResourceEvent, on resource: Resource) {
@@ -296,7 +316,10 @@ public final class DashboardApp {
         onEvent?(entry)
         evaluatePanes(after: event, on: resource)
         recordProbe(event, on: resource)
-        for pane in shown?.panes ?? [] { updateCadence(of: pane) }
+        for pane in shown?.panes ?? [] {
+            updateCadence(of: pane)
+            recount(pane)
+        }
         send(.resourceChanged)
     }
 
@@ -429,6 +452,7 @@ public final class DashboardApp {
             statusMessage = nil
             start()
             restoreAlerts(alerts)
+            recountAll()
             // Histories continue for requests still shown; the rest go.
             let shown = Set(panes.map { $0.resource.identity })
             histories = histories.filter { shown.contains($0.key) }

@@ -119,6 +119,9 @@ public final class Pane {
         return thresholdWarning
     }
 
+    /// What the header last counted this pane as.
+    var counted: HealthCounts.Counted?
+
     /// The alert's counts: failed and good probes in a row, firing or not.
     public internal(set) var alert = AlertTracker()
 
