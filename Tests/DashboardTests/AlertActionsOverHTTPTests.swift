@@ -1,4 +1,3 @@
-import CurlNetworking
 import Dashboard
 import DashboardConfig
 import FlyingFox
@@ -26,10 +25,10 @@ import Testing
         let directory: String
         let server: LocalTestServer
         let hooks: Hooks
-        let clock = ManualClock(start: 800_000_000)
-        let scheduler: ManualScheduler
-        let backend: TestBackend
-        let app: DashboardApp
+        let live: LiveDashboard
+        var app: DashboardApp { live.app }
+        var backend: TestBackend { live.backend }
+        var scheduler: ManualScheduler { live.scheduler }
 
         init(scripts: [String: String], yaml: String) async throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-alerts-\(UUID().uuidString)").path
@@ -59,23 +58,11 @@ import Testing
             ]
             let spec = try ConfigLoader.parse(
                 yaml.replacingOccurrences(of: "BASE", with: server.baseURL), file: directory + "/alerts.yaml", environment: environment)
-            let clock = clock
-            backend = TestBackend(columns: 100, rows: 12)
-            scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
-            let networking = CurlProvider()
-            app = DashboardApp(
-                spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-                timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0, environment: environment
-            ) { $0.makeService(networking: networking, clock: clock) }
+            live = LiveDashboard(spec: spec, columns: 100, rows: 12, environment: environment)
         }
 
         func settle() async throws {
-            for _ in 0..<5 {
-                let requests = app.panes.flatMap(\.resource.loadRequests)
-                if requests.isEmpty { break }
-                for request in requests { _ = try await request.awaitResult() }
-            }
-            try await drainMainQueue(turns: 3)
+            try await live.settle()
         }
 
         func stop() async {

@@ -1,4 +1,3 @@
-import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation
@@ -48,32 +47,18 @@ import Testing
               - { title: Soon, resource: /a, every: 1s, expect: ["tls.expires > 14d"] }
               - { title: Fine, resource: /b, every: 1s, expect: ["tls.expires > 7d"] }
             """, file: "tls.yaml", environment: [:])
-        let clock = ManualClock(start: Date().timeIntervalSinceReferenceDate)
-        let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
-        let backend = TestBackend(columns: 90, rows: 24)
-        let networking = CurlProvider()
-        let app = DashboardApp(
-            spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler, timeZone: TimeZone(identifier: "UTC")!,
-            minimumFrameInterval: 0
-        ) { $0.makeService(networking: networking, clock: clock) }
-        func settle() async throws {
-            for _ in 0..<5 {
-                let requests = app.panes.flatMap(\.resource.loadRequests)
-                if requests.isEmpty { break }
-                for request in requests { _ = try await request.awaitResult() }
-            }
-            try await drainMainQueue(turns: 3)
-        }
+        let live = LiveDashboard(spec: spec, start: Date().timeIntervalSinceReferenceDate, columns: 90, rows: 24)
+        let app = live.app
+        let backend = live.backend
         app.start()
-        try await settle()
+        try await live.settle()
         let soon = app.panes[0]
         #expect(soon.health == .unmet)
         #expect(soon.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h", "\(soon.unmetExpectation ?? "met")")
         #expect(app.panes[1].health == .ok)
 
         // Again over the kept connection: libcurl reads no certificate then; the origin's stands.
-        scheduler.advance(by: 1)
-        try await settle()
+        try await live.advance(1)
         #expect(soon.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h")
         #expect(app.panes[1].health == .ok)
 
