@@ -22,6 +22,17 @@ import Testing
         #expect(history.sparklineValues.last == .some(nil), "failures are gaps")
     }
 
+    @Test func anUnmetProbeIsDownButItsLatencyCounts() {
+        var history = ProbeHistory(capacity: 10)
+        history.append(probe(10))
+        // A 200 that missed `latency < 1s`: answered, not ok.
+        history.append(.init(time: 1, latency: 1.5, statusCode: 200, ok: false, answered: true))
+        history.append(probe(3000, ok: false))
+        #expect(history.okCount == 1 && history.uptimePercent.map { Int($0) } == 33)
+        #expect(history.percentile(100) == 1.5, "the slow answer is the latency to show; the failed request is not one")
+        #expect(history.sparklineValues == [0.01, 1.5, nil])
+    }
+
     @Test func keepsTheLastN() {
         var history = ProbeHistory(capacity: 3)
         for ms in [1.0, 2, 3, 4, 5] { history.append(probe(ms)) }
@@ -61,6 +72,11 @@ import Testing
         let checked = try #require(store.load(namespace: "ns", capacities: ["https://x.test/a": 60])["https://x.test/a"])
         #expect(checked.capacity == 60)
         #expect(checked.probes.map(\.time) == [1, 5], "only sane probes are read")
+        #expect(checked.probes.map(\.answered) == [true, false], "a file from before `answered`: a probe that worked was answered")
+        var unmet = ProbeHistory(capacity: 5)
+        unmet.append(.init(time: 9, latency: 1.5, statusCode: 200, ok: false, answered: true))
+        store.save(["https://x.test/u": unmet], namespace: "ns")
+        #expect(store.load(namespace: "ns", capacities: ["https://x.test/u": 5])["https://x.test/u"]?.probes.first?.answered == true)
     }
 }
 

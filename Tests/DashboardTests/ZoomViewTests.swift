@@ -102,7 +102,7 @@ import Testing
             "│                                                                      │",
             "│ History: last 4 probes over 3 s                                      │",
             "│   uptime      75% (3 of 4 ok)                                        │",
-            "│   p50 42 ms   p95 42 ms   max 42 ms   (successful probes only)       │",
+            "│   p50 42 ms   p95 42 ms   max 42 ms   (answered probes only)         │",
         ])
         #expect(screen.contains { $0.contains("last 4 probes · 3 ok") }, "the chart under it")
     }

@@ -355,7 +355,7 @@ extension DashboardApp {
         if let p50 = history.percentile(50), let p95 = history.percentile(95) {
             label = "p50 \(Formatting.latency(p50))  p95 \(Formatting.latency(p95))"
         } else {
-            label = "no successful probe"
+            label = "no answered probe"
         }
         let labelWidth = DisplayWidth.of(label)
         let sparkWidth = max(0, min(history.probes.count, area.width - labelWidth - 2))

@@ -179,8 +179,8 @@ extension DashboardApp {
         lines.append(.heading("History: last \(count) probe\(count == 1 ? "" : "s") over \(ValueFormatter.duration(span))"))
         let uptime = Formatting.uptime(ok: history.okCount, of: count) ?? "—"
         lines.append(DetailLine(text: "  uptime      \(uptime) (\(history.okCount) of \(count) ok)", style: history.okCount < count ? Style().fg(.yellow) : .plain))
-        if let p50 = history.percentile(50), let p95 = history.percentile(95), let max = history.probes.filter(\.ok).map(\.latency).max() {
-            lines.append(DetailLine(text: "  p50 \(Formatting.latency(p50))   p95 \(Formatting.latency(p95))   max \(Formatting.latency(max))   (successful probes only)"))
+        if let p50 = history.percentile(50), let p95 = history.percentile(95), let max = history.probes.filter(\.answered).map(\.latency).max() {
+            lines.append(DetailLine(text: "  p50 \(Formatting.latency(p50))   p95 \(Formatting.latency(p95))   max \(Formatting.latency(max))   (answered probes only)"))
         }
         return lines
     }
@@ -199,7 +199,7 @@ extension DashboardApp {
         lines.append(DetailLine(text: "✗ " + (status.isEmpty ? message : status), style: Style().fg(.red).bolded))
         // Since when: the oldest failed probe of the run of failures that ends now.
         if let history = history(for: pane) {
-            let failures = history.probes.reversed().prefix { !$0.ok }
+            let failures = history.probes.reversed().prefix { !$0.answered }
             if let first = failures.last {
                 let since = Formatting.clock(first.time, timeZone: timeZone)
                 lines.append(DetailLine(text: "failing since \(since) (\(Formatting.age(max(0, clock.now - first.time)))), \(failures.count) probe\(failures.count == 1 ? "" : "s") in a row"))

@@ -36,7 +36,8 @@ public struct HistoryStore: Sendable {
                 else { continue }
                 let status = probe[2]?.intValue
                 if let status, !(100...999).contains(status) { continue }
-                history.append(.init(time: time, latency: latency, statusCode: status, ok: ok))
+                // Older files have no fifth field: a probe that worked was answered.
+                history.append(.init(time: time, latency: latency, statusCode: status, ok: ok, answered: probe[4]?.boolValue))
             }
             histories[identity] = history
         }
@@ -48,7 +49,7 @@ public struct HistoryStore: Sendable {
         for (url, history) in histories {
             object[SHA256.hex(url)] = .object([
                 "capacity": .int(history.capacity),
-                "probes": .array(history.probes.map { [.double($0.time), .double($0.latency), $0.statusCode.map(JSON.int) ?? .null, .bool($0.ok)] }),
+                "probes": .array(history.probes.map { [.double($0.time), .double($0.latency), $0.statusCode.map(JSON.int) ?? .null, .bool($0.ok), .bool($0.answered)] }),
             ])
         }
         guard let data = try? JSON.object(object).serialized(), let directory = try? CacheDirectory(location: location) else { return }

@@ -3,20 +3,26 @@ import ResourceEngine
 
 /// The last N probes of one resource: when, how long, what status, whether it worked.
 ///
-/// Percentiles use successful probes only (a timeout is not a latency), by the nearest-rank
-/// method, so p50 of [10, 20, 30] is 20 and p95 of 20 samples is the 19th.
+/// A probe is `ok` when its pane was ✓ with it (the uptime counts those) and `answered` when its
+/// request got the answer it asked for — an unmet expectation is answered but not ok. Latency
+/// percentiles and the sparkline use answered probes only (a timeout or a refused connection is
+/// not a latency; a slow 200 that misses `latency < 1s` is exactly the latency to show), by the
+/// nearest-rank method, so p50 of [10, 20, 30] is 20 and p95 of 20 samples is the 19th.
 public struct ProbeHistory: Sendable, Equatable {
     public struct Probe: Sendable, Equatable {
         public let time: TimeInterval
         public let latency: TimeInterval
         public let statusCode: Int?
         public let ok: Bool
+        public let answered: Bool
 
-        public init(time: TimeInterval, latency: TimeInterval, statusCode: Int?, ok: Bool) {
+        /// `answered` defaults to `ok` (a probe that worked was answered).
+        public init(time: TimeInterval, latency: TimeInterval, statusCode: Int?, ok: Bool, answered: Bool? = nil) {
             self.time = time
             self.latency = latency
             self.statusCode = statusCode
             self.ok = ok
+            self.answered = answered ?? ok
         }
     }
 
@@ -37,9 +43,9 @@ public struct ProbeHistory: Sendable, Equatable {
         }
     }
 
-    /// The latency at percentile `p` (0…100) of the successful probes, or nil if there are none.
+    /// The latency at percentile `p` (0…100) of the answered probes, or nil if there are none.
     public func percentile(_ p: Double) -> TimeInterval? {
-        let latencies = probes.filter(\.ok).map(\.latency).sorted()
+        let latencies = probes.filter(\.answered).map(\.latency).sorted()
         guard !latencies.isEmpty else { return nil }
         let rank = Int((p / 100 * Double(latencies.count)).rounded(.up))
         return latencies[min(latencies.count, max(1, rank)) - 1]
@@ -53,6 +59,6 @@ public struct ProbeHistory: Sendable, Equatable {
         probes.isEmpty ? nil : 100 * Double(okCount) / Double(probes.count)
     }
 
-    /// Latencies for a sparkline, nil for failed probes (drawn as gaps).
-    public var sparklineValues: [Double?] { probes.map { $0.ok ? $0.latency : nil } }
+    /// Latencies for a sparkline, nil for unanswered probes (drawn as gaps).
+    public var sparklineValues: [Double?] { probes.map { $0.answered ? $0.latency : nil } }
 }

@@ -23,7 +23,7 @@ public enum MetricsExposition {
         family(&out, "hammock_probe_success", "gauge", "Whether the pane's latest probe worked: its request, content and expectations (1) or not (0).")
         for (pane, labels) in probed { sample(&out, "hammock_probe_success", labels, pane.verdict == .ok ? 1 : 0) }
 
-        family(&out, "hammock_probe_duration_seconds", "histogram", "Latency of the pane's successful probes, as libcurl measures the exchange.")
+        family(&out, "hammock_probe_duration_seconds", "histogram", "Latency of the pane's answered probes (not those whose request failed), as libcurl measures the exchange.")
         for (pane, labels) in panes {
             let counts = pane.probeCounts
             for (index, count) in counts.cumulative.enumerated() {
@@ -31,7 +31,7 @@ public enum MetricsExposition {
                 sample(&out, "hammock_probe_duration_seconds_bucket", labels + [("le", bound)], Double(count))
             }
             sample(&out, "hammock_probe_duration_seconds_sum", labels, counts.latencySum)
-            sample(&out, "hammock_probe_duration_seconds_count", labels, Double(counts.successes))
+            sample(&out, "hammock_probe_duration_seconds_count", labels, Double(counts.answered))
         }
 
         family(&out, "hammock_probe_http_status_code", "gauge", "The HTTP status of the pane's latest probe (0 when no response came).")

@@ -134,7 +134,7 @@ public final class Pane {
     /// Counts a finished probe (after `evaluate`) toward the pane's alert and its metrics.
     func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
         let good = verdict == .ok
-        probeCounts.record(ok: good, latency: resource.latestMetrics?.latency)
+        probeCounts.record(ok: good, answered: resource.latestError == nil || errorIsExpected, latency: resource.latestMetrics?.latency)
         return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
     }
 
