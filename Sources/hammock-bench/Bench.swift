@@ -154,7 +154,8 @@ struct Bench {
                 var dashboard = try await EndToEndBench.dashboard(hammock: hammock, endpoints: n, seconds: seconds, warmup: dashboardWarmup(quick: quick))
                 dashboard.allocationsPerProbe = try await EndToEndBench.allocationsPerProbe(hammock: hammock, endpoints: n)
                 endToEnd.append(dashboard)
-                var rows = 1
+                endToEnd.append(try await EndToEndBench.serve(hammock: hammock, endpoints: n, seconds: seconds, warmup: dashboardWarmup(quick: quick)))
+                var rows = 2
                 if let floor = try await EndToEndBench.cFloor(endpoints: n, seconds: seconds) {
                     endToEnd.append(floor)
                     rows += 1

@@ -63,6 +63,17 @@ enum EndToEndBench {
         return Result(label: label, endpoints: endpoints, figures: figures, probesPerSecond: probes)
     }
 
+    /// `hammock serve CONFIG`: the same panes probed headless, serving `/metrics` (what
+    /// blackbox_exporter does for Prometheus), no screen. Measured after the same warm-up.
+    static func serve(hammock: String, endpoints: Int, seconds: Double, warmup: Double) async throws -> Result {
+        let server = try await startServer()
+        let path = try config(endpoints: endpoints, baseURL: server.baseURL)
+        let pid = try spawn([hammock, "serve", path, "--listen", "127.0.0.1:0"])
+        let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
+        await server.stop()
+        return Result(label: "hammock serve (headless prober)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
+    }
+
     /// How long `hammock` takes from its start to its first frame with `panes` panes (each
     /// refreshing every minute), under tmux at 200×60: the median of `runs` starts, each with an
     /// empty cache. The config is read, the panes are built and drawn; loads start after the frame.

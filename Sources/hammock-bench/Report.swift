@@ -36,7 +36,9 @@ enum Report {
             `/proc` every 250 ms over \(Int(seconds)) s, after a \(Int(warmup)) s warm-up for hammock (its memory
             settles as probe histories fill) and 3 s for the others: CPU % of one core =
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
-            server. Three floors make the same requests at the same rate and do nothing else:
+            server. `hammock serve` (the same panes without a screen, serving `/metrics`, as
+            blackbox_exporter does) is measured like the dashboard, after the same warm-up.
+            Three floors make the same requests at the same rate and do nothing else:
             `hammock-curl-floor` (libcurl's multi interface in C, handles reused), a plain loop over
             `CurlProvider` (hammock's own transport) and a plain URLSession loop. CPU per probe is
             CPU time over probes; allocations per probe are counted in a separate 5 s run with
