@@ -9,7 +9,7 @@ import Testing
 @MainActor
 @Suite struct AlertActionsTests {
     static func alert(_ n: Int) -> AlertActions.Alert {
-        .init(kind: .firing, pane: "P\(n)", state: "failing", message: "down", url: "https://x.test/\(n)", service: "", status: 503,
+        .init(kind: .firing, paneID: ObjectIdentifier(AlertActionsTests.self), pane: "P\(n)", state: "failing", message: "down", url: "https://x.test/\(n)", service: "", status: 503,
               since: 0, time: 0, dashboard: "D")
     }
 
@@ -50,7 +50,7 @@ import Testing
         spec.bell = true
         spec.exec = ["/bin/true"]
         let resolved = AlertActions.Alert(
-            kind: .resolved, pane: "P", state: "ok", message: "ok again", url: "", service: "", status: 200, since: 0, time: 1, dashboard: "D")
+            kind: .resolved, paneID: ObjectIdentifier(AlertActionsTests.self), pane: "P", state: "ok", message: "ok again", url: "", service: "", status: 200, since: 0, time: 1, dashboard: "D")
         actions.perform(resolved, spec: spec)
         #expect(bells == 0 && ran == 1)
         spec.onResolved = false

@@ -18,6 +18,8 @@ final class AlertActions {
         }
 
         let kind: Kind
+        /// The pane it is about, for reporting a failed action against it.
+        let paneID: ObjectIdentifier
         let pane: String
         let state: String
         let message: String
@@ -57,8 +59,8 @@ final class AlertActions {
 
     /// Rings the terminal's bell.
     var onBell: () -> Void = {}
-    /// A failed action, for the event log and the status line: the pane's title and why.
-    var onProblem: (_ pane: String, _ message: String) -> Void = { _, _ in }
+    /// A failed action, for the event log and the status line: the alert it was for and why.
+    var onProblem: (_ alert: Alert, _ message: String) -> Void = { _, _ in }
     /// Posts a webhook's body; calls back with nil, or why it failed.
     var postWebhook: (_ webhook: WebhookSpec, _ body: JSON, _ done: @escaping @MainActor (String?) -> Void) -> Void = { _, _, done in done(nil) }
     /// Starts a command; calls back with nil, or why it failed.
@@ -70,7 +72,7 @@ final class AlertActions {
     /// Where `notify-send` is, if anywhere on PATH.
     let notifier: String?
     private var running = 0
-    private var queue: [(pane: String, start: (@escaping @MainActor @Sendable (String?) -> Void) -> Void)] = []
+    private var queue: [(alert: Alert, start: (@escaping @MainActor @Sendable (String?) -> Void) -> Void)] = []
     private var dropped = 0
     private var toldNoNotifier = false
 
@@ -87,50 +89,50 @@ final class AlertActions {
             if let notifier {
                 let urgency = alert.kind == .resolved ? "normal" : "critical"
                 let argv = [notifier, "--app-name=Hammock", "--urgency=\(urgency)", "--", "Hammock: " + alert.headline, alert.message]
-                enqueue(pane: alert.pane) { [environment] done in
+                enqueue(alert) { [environment] done in
                     self.runCommand(argv, environment, spec.timeout, done)
                 }
             } else if !toldNoNotifier {
                 toldNoNotifier = true
-                onProblem(alert.pane, "notify: no desktop notifier is installed (notify-send, from libnotify-bin); notifications are skipped")
+                onProblem(alert, "notify: no desktop notifier is installed (notify-send, from libnotify-bin); notifications are skipped")
             }
         }
         if !spec.exec.isEmpty {
             let environment = self.environment.merging(alert.environment) { _, new in new }
-            enqueue(pane: alert.pane) { done in self.runCommand(spec.exec, environment, spec.timeout, done) }
+            enqueue(alert) { done in self.runCommand(spec.exec, environment, spec.timeout, done) }
         }
         if let webhook = spec.webhook {
             let body = WebhookSpec.fill(webhook.body ?? WebhookSpec.defaultBody, with: alert.values)
-            enqueue(pane: alert.pane) { done in self.postWebhook(webhook, body, done) }
+            enqueue(alert) { done in self.postWebhook(webhook, body, done) }
         }
     }
 
-    private func enqueue(pane: String, _ start: @escaping (@escaping @MainActor @Sendable (String?) -> Void) -> Void) {
+    private func enqueue(_ alert: Alert, _ start: @escaping (@escaping @MainActor @Sendable (String?) -> Void) -> Void) {
         if running < Self.maxRunning {
-            launch(pane: pane, start)
+            launch(alert, start)
         } else if queue.count < Self.maxQueued {
-            queue.append((pane, start))
+            queue.append((alert, start))
         } else {
             dropped += 1
             // Said when a burst starts dropping and, with the count, when it is over; not per drop.
-            if dropped == 1 { onProblem(pane, "alert actions dropped: more than \(Self.maxRunning + Self.maxQueued) at once") }
+            if dropped == 1 { onProblem(alert, "alert actions dropped: more than \(Self.maxRunning + Self.maxQueued) at once") }
         }
     }
 
-    private func launch(pane: String, _ start: (@escaping @MainActor @Sendable (String?) -> Void) -> Void) {
+    private func launch(_ alert: Alert, _ start: (@escaping @MainActor @Sendable (String?) -> Void) -> Void) {
         running += 1
         start { [weak self] failure in
             guard let self else { return }
             self.running -= 1
-            if let failure { self.onProblem(pane, failure) }
+            if let failure { self.onProblem(alert, failure) }
             if self.running < Self.maxRunning, !self.queue.isEmpty {
                 let next = self.queue.removeFirst()
-                self.launch(pane: next.pane, next.start)
+                self.launch(next.alert, next.start)
             }
             if self.running == 0, self.queue.isEmpty, self.dropped > 0 {
                 let count = self.dropped
                 self.dropped = 0
-                self.onProblem(pane, "\(count) alert action\(count == 1 ? " was" : "s were") dropped in a burst of more than \(Self.maxRunning + Self.maxQueued)")
+                self.onProblem(alert, "\(count) alert action\(count == 1 ? " was" : "s were") dropped in a burst of more than \(Self.maxRunning + Self.maxQueued)")
             }
         }
     }

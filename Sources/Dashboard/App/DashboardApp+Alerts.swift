@@ -6,7 +6,7 @@ import TerminalUI
 extension DashboardApp {
     func setUpAlertActions() {
         alertActions.onBell = { [weak self] in self?.terminal?.bell() }
-        alertActions.onProblem = { [weak self] pane, message in self?.alertActionFailed(pane: pane, message: message) }
+        alertActions.onProblem = { [weak self] alert, message in self?.alertActionFailed(alert, message: message) }
         alertActions.postWebhook = { [weak self] webhook, body, done in
             guard let self else { return done("the dashboard stopped") }
             self.post(webhook, body: body, done: done)
@@ -15,7 +15,7 @@ extension DashboardApp {
 
     /// Counts a finished probe toward the pane's alert (after its verdict was worked out); logs
     /// `AlertFiring` / `AlertResolved` and acts when the alert changes.
-    func countProbe(of pane: Pane, url: String, method: String) {
+    func countProbe(of pane: Pane) {
         let before = pane.alert
         let transition = pane.recordProbe(at: clock.now)
         guard pane.spec.alerts.configured else { return }
@@ -24,7 +24,7 @@ extension DashboardApp {
             return
         case .fired:
             let message = pane.failure ?? pane.unmetExpectation ?? "failing"
-            log("AlertFiring", pane: pane, url: url, method: method, message: message, state: Snapshot.stateName(pane.health))
+            log("AlertFiring", pane: pane, message: message, state: Snapshot.stateName(pane.health))
             act(.firing, on: pane, message: message, since: pane.alert.troubleSince)
             scheduleReminder(for: pane)
         case .resolved:
@@ -32,7 +32,7 @@ extension DashboardApp {
             let lasted = before.troubleSince.map { DurationText.format(max(0, (clock.now - $0).rounded())) }
             let probes = "\(before.failedProbes) failed probe\(before.failedProbes == 1 ? "" : "s")"
             let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
-            log("AlertResolved", pane: pane, url: url, method: method, message: message, state: Snapshot.stateName(pane.health))
+            log("AlertResolved", pane: pane, message: message, state: Snapshot.stateName(pane.health))
             act(.resolved, on: pane, message: message, since: before.troubleSince)
         }
     }
@@ -42,7 +42,7 @@ extension DashboardApp {
         // A message may be a server's text: no escape sequence reaches a script's log or a
         // notification, and each value is one line.
         let alert = AlertActions.Alert(
-            kind: kind, pane: Sanitizer.line(redactor.redact(pane.spec.title)), state: Snapshot.stateName(pane.health),
+            kind: kind, paneID: ObjectIdentifier(pane), pane: Sanitizer.line(redactor.redact(pane.spec.title)), state: Snapshot.stateName(pane.health),
             message: Sanitizer.line(message), url: Sanitizer.line(pane.displayURL), service: pane.spec.service ?? "",
             status: pane.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: Sanitizer.line(redactor.redact(spec.title)))
         alertActions.perform(alert, spec: pane.spec.alerts)
@@ -61,8 +61,7 @@ extension DashboardApp {
             // page someone about stale news. The reminder waits for the next interval.
             guard !self.isPaused else { return self.scheduleReminder(for: pane) }
             let message = pane.failure ?? pane.unmetExpectation ?? "still failing"
-            let url = pane.displayURL
-            self.log("AlertReminder", pane: pane, url: url, method: pane.spec.method.httpName, message: message, state: Snapshot.stateName(pane.health))
+            self.log("AlertReminder", pane: pane, message: message, state: Snapshot.stateName(pane.health))
             self.act(.reminder, on: pane, message: message, since: pane.alert.troubleSince)
             self.scheduleReminder(for: pane)
             self.send(.resourceChanged)
@@ -80,11 +79,11 @@ extension DashboardApp {
 
     /// Keeps alert counts (and probe counts, for `/metrics`) across a config reload for panes
     /// that stay (same title, same request): a reload must neither re-fire an alert nor forget one.
-    func alertsByPane() -> [String: (AlertTracker, ProbeCounts)] {
+    func countsByPane() -> [String: (AlertTracker, ProbeCounts)] {
         Dictionary(panes.map { ($0.spec.title + "\n" + $0.resource.identity, ($0.alert, $0.probeCounts)) }) { first, _ in first }
     }
 
-    func restoreAlerts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
+    func restoreCounts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
         for pane in panes {
             guard let (tracker, counts) = kept[pane.spec.title + "\n" + pane.resource.identity] else { continue }
             pane.alert = tracker
@@ -95,12 +94,12 @@ extension DashboardApp {
 
     // MARK: Actions
 
-    private func alertActionFailed(pane title: String, message: String) {
+    private func alertActionFailed(_ alert: AlertActions.Alert, message: String) {
         let text = PaneContent.bounded(redactor.redact(message), to: 500)
-        if let pane = panes.first(where: { redactor.redact($0.spec.title) == title }) {
-            log("AlertActionFailed", pane: pane, url: pane.displayURL, method: pane.spec.method.httpName, message: text)
+        if let pane = panes.first(where: { ObjectIdentifier($0) == alert.paneID }) {
+            log("AlertActionFailed", pane: pane, message: text)
         }
-        flash = "alert for \(title): \(text)"
+        flash = "alert for \(alert.pane): \(text)"
         requestFrame()
     }
 

@@ -354,26 +354,25 @@ public final class DashboardApp {
         default: false
         }
         for pane in shown.panes {
-            defer { if isProbe { countProbe(of: pane, url: shown.url, method: shown.method) } }
+            defer { if isProbe { countProbe(of: pane) } }
             let changed = pane.evaluate()
             if changed.expectations {
-                log(pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", pane: pane, in: shown, message: pane.unmetExpectation)
+                log(pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", pane: pane, message: pane.unmetExpectation)
             }
             if changed.content {
-                log(pane.contentProblem == nil ? "ContentRecovered" : "ContentFailed", pane: pane, in: shown, message: pane.contentProblem)
+                log(pane.contentProblem == nil ? "ContentRecovered" : "ContentFailed", pane: pane, message: pane.contentProblem)
             }
         }
     }
 
-    private func log(_ event: String, pane: Pane, in shown: ResourcePanes, message: String?) {
-        log(event, pane: pane, url: shown.url, method: shown.method, message: message)
-    }
-
-    /// Adds a pane's own event (a verdict, an alert) to the log and the `events` stream.
-    func log(_ event: String, pane: Pane, url: String, method: String, message: String?, state: String? = nil) {
+    /// Adds a pane's own event (a verdict, an alert) to the log and the `events` stream, under
+    /// its resource's URL and method as the resource's own events show them.
+    func log(_ event: String, pane: Pane, message: String?, state: String? = nil) {
         let metrics = pane.resource.latestMetrics
+        let shown = panesByResource[ObjectIdentifier(pane.resource)]
         let entry = EventLog.Entry(
-            time: clock.now, url: url, method: method, panes: [pane.spec.title], event: event,
+            time: clock.now, url: shown?.url ?? pane.displayURL, method: shown?.method ?? pane.spec.method.httpName,
+            panes: [pane.spec.title], event: event,
             statusCode: metrics?.statusCode, latency: metrics?.latency, message: message, state: state)
         eventLog.append(entry)
         onEvent?(entry)
@@ -443,7 +442,7 @@ public final class DashboardApp {
         switch outcome {
         case .reloaded(let newSpec):
             let selectedTitle = selectedPane?.spec.title
-            let alerts = alertsByPane()
+            let counts = countsByPane()
             stop()
             spec = newSpec
             redactor = Redactor(newSpec)
@@ -453,7 +452,7 @@ public final class DashboardApp {
             service = makeService(newSpec)
             statusMessage = nil
             start()
-            restoreAlerts(alerts)
+            restoreCounts(counts)
             recountAll()
             // Histories continue for requests still shown; the rest go.
             let shown = Set(panes.map { $0.resource.identity })
