@@ -13,6 +13,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench engine                    in-process figures only (seconds)
 ///     .build/release/hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
+///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
@@ -24,6 +25,7 @@ struct Bench {
                 usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--origin builtin|nginx] [--output FILE]
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
                        hammock-bench serve [--origin builtin|nginx]
+                       hammock-bench link-order [--output Sources/hammock/hammock.order]
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -57,6 +59,10 @@ struct Bench {
                 await server.stop()
                 exit(0)
             }
+            if arguments.first == "link-order" {
+                try await LinkOrder.run(output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] } ?? "Sources/hammock/hammock.order")
+                return
+            }
             if arguments.first == "soak" {
                 try await Soak.run(
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
@@ -78,7 +84,7 @@ struct Bench {
     static func usageProblem(_ arguments: [String]) -> String? {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
-        let commands = ["engine", "soak", "serve"]
+        let commands = ["engine", "soak", "serve", "link-order"]
         let flags = ["--quick", "--floor", "--floor-curl"]
         let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin"]
         var index = 0
