@@ -17,6 +17,7 @@ enum Report {
 
             Measured by `swift build \(build) && .build/release/\(command)` (release build,
             \(isStatic ? "Swift runtime linked statically" : "Swift runtime linked dynamically")) on \(machine()).
+            \(orderLine(hammock: hammock))
             Figures from one run; rerun the command to reproduce.
 
             ## Engine and screen (in process)
@@ -89,6 +90,15 @@ enum Report {
             }
         }
         return text
+    }
+
+    /// How well the binary's packed functions match hammock.order (DECISIONS §17).
+    static func orderLine(hammock: String) -> String {
+        guard let coverage = Linkage.orderCoverage(executable: hammock) else {
+            return "No Sources/hammock/hammock.order here (run from the package root) to check the packing against."
+        }
+        let stale = coverage.found * 10 < coverage.listed * 9 ? " — stale: rerun `hammock-bench link-order`" : ""
+        return "Packed functions: \(coverage.found) of the \(coverage.listed) listed in Sources/hammock/hammock.order are in this binary\(stale)."
     }
 
     static func machine() -> String {
