@@ -30,7 +30,9 @@ enum LinkOrder {
 
         let server = try await EndToEndBench.startServer()
         let config = try EndToEndBench.config(endpoints: 50, baseURL: server.baseURL)
-        var executed = Set<String>()
+        // Runs in order of importance: the linker places sections in the order their first listed
+        // function appears, so a plain dashboard's functions come first and the demo server's after.
+        var runs: [Set<String>] = []
         for (name, arguments) in [("bench", "'\(config)'"), ("demo", "demo")] {
             print("callgrind: hammock \(name)…")
             let profile = work.appendingPathComponent("\(name).callgrind").path
@@ -47,13 +49,19 @@ enum LinkOrder {
             try await Task.sleep(for: .seconds(10))
             try tmux.sendKeys("q")
             _ = try tmux.waitForLine(timeout: 120, "exit") { $0.hasPrefix("exit") }
-            executed.formUnion(try executedFunctions(profile: profile, object: copy))
+            runs.append(try executedFunctions(profile: profile, object: copy).intersection(functions))
         }
         await server.stop()
 
-        let ordered = executed.intersection(functions).sorted()
+        var ordered: [String] = []
+        var listed = Set<String>()
+        for run in runs {
+            ordered += run.subtracting(listed).sorted()
+            listed.formUnion(run)
+        }
         let header = """
-            # Functions a running hammock executes, packed together by the linker (Package.swift).
+            # Functions a running hammock executes, packed together by the linker (Package.swift): those of a
+            # dashboard polling 50 endpoints first, then those only `hammock demo` adds.
             # Written by `hammock-bench link-order` from a release build; see DECISIONS §17.
 
             """

@@ -39,6 +39,25 @@ struct DemoEndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    /// The header's clock is the system's local time as the C library reads it: `TZ` here, a
+    /// POSIX rule (no zone files needed) for UTC+5:45.
+    @Test func theHeaderClockFollowsTZ() throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
+            environment: ["TZ": "XYZ-5:45", "no_proxy": "127.0.0.1,localhost",
+                          "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+        let before = Date()
+        let screen = try tmux.waitForScreen("the header") { $0.first?.hasSuffix("? help") == true }
+        let after = Date()
+        try tmux.sendKeys("q")
+        _ = try tmux.waitForExit()
+        let zone = TimeZone(secondsFromGMT: 5 * 3600 + 45 * 60)!
+        let expected = Set([before, after].map { LocalTimeText.clock($0, zone) })
+        let words: [String] = screen[0].split(separator: " ").map(String.init)
+        let shown = words.first { $0.count == 5 && $0.dropFirst(2).first == ":" }
+        #expect(shown.map(expected.contains) == true, "header \(screen[0]) shows one of \(expected)")
+    }
+
     @Test(arguments: [SIGQUIT, SIGSEGV, SIGUSR1])
     func aFatalSignalRestoresTheTerminalToo(signal: Int32) throws {
         let tmux = try TmuxHarness(
@@ -90,5 +109,15 @@ struct StartUpAtScaleEndToEndTests {
         let (tmux, pid) = try start(try bigConfig(panes: 10_000))
         kill(pid, SIGTERM)
         #expect(try tmux.waitForExit() == "exit 143 icanon echo")
+    }
+}
+
+/// "HH:MM" of a date in a zone, through Foundation's calendar (what the test trusts).
+enum LocalTimeText {
+    static func clock(_ date: Date, _ zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 }

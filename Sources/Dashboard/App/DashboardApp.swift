@@ -42,7 +42,8 @@ public final class DashboardApp {
     let clock: any EngineClock
     let scheduler: any DashboardScheduler
     let makeService: @MainActor (DashboardSpec) -> Service
-    let timeZone: TimeZone
+    /// Nil: the system's zone (`LocalTime`).
+    let timeZone: TimeZone?
     /// Formatted or raw values (`v`), shared by every pane.
     public let valueDisplay: ValueDisplay
     /// The least time between frames caused by background activity (resource events, ticks).
@@ -156,7 +157,7 @@ public final class DashboardApp {
         terminal: Terminal?,
         clock: any EngineClock,
         scheduler: any DashboardScheduler,
-        timeZone: TimeZone = .current,
+        timeZone: TimeZone? = nil,
         minimumFrameInterval: Double = 0.2,
         historyStore: HistoryStore? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -27,12 +27,9 @@ enum Formatting {
 
     /// "14:02:31" for a reading of the engine clock (seconds since the reference date); "14:02"
     /// without seconds, as the header shows it.
-    static func clock(_ now: TimeInterval, timeZone: TimeZone, seconds: Bool = true) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSinceReferenceDate: now))
-        if !seconds { return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0) }
-        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    /// In `timeZone`, or the system's when nil.
+    static func clock(_ now: TimeInterval, timeZone: TimeZone?, seconds: Bool = true) -> String {
+        LocalTime(now, zone: timeZone).clock(seconds: seconds)
     }
 
     /// Seconds until the header's "14:02" turns to the next minute (time zones differ from UTC by

@@ -6,10 +6,11 @@ import Foundation
 public final class ValueDisplay {
     /// True while the dashboard shows values as received instead of formatted.
     public var raw = false
-    public let timeZone: TimeZone
+    /// Nil: the system's zone, read as the C library reads it (`TZ`, /etc/localtime).
+    public let timeZone: TimeZone?
     let now: @MainActor () -> TimeInterval
 
-    public init(timeZone: TimeZone = .current, now: @escaping @MainActor () -> TimeInterval = { Date().timeIntervalSinceReferenceDate }) {
+    public init(timeZone: TimeZone? = nil, now: @escaping @MainActor () -> TimeInterval = { Date().timeIntervalSinceReferenceDate }) {
         self.timeZone = timeZone
         self.now = now
     }

@@ -10,7 +10,7 @@ enum ValueFormatter {
 
     /// `value` in `format`, or nil when the value is not one the format reads (a word where a
     /// number belongs): the raw value is shown then, never a made-up one.
-    static func text(_ value: JSON, _ format: ValueFormat, now: TimeInterval, timeZone: TimeZone) -> String? {
+    static func text(_ value: JSON, _ format: ValueFormat, now: TimeInterval, timeZone: TimeZone?) -> String? {
         switch format {
         case .number:
             // Whole numbers are grouped digit for digit: a double would invent the digits past 17.
@@ -162,13 +162,8 @@ enum ValueFormatter {
         return "\(whole / 86400)d" + (whole % 86400 / 3600 == 0 ? "" : " \(whole % 86400 / 3600)h")
     }
 
-    /// "2026-11-23 18:30:05" in `timeZone`.
-    static func localTime(_ moment: TimeInterval, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSinceReferenceDate: moment))
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0,
-            parts.second ?? 0)
+    /// "2026-11-23 18:30:05" in `timeZone`, or the system's when nil.
+    static func localTime(_ moment: TimeInterval, timeZone: TimeZone?) -> String {
+        LocalTime(moment, zone: timeZone).dateTime
     }
 }

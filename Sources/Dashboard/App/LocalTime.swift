@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+
+/// Wall-clock fields of a moment, in a given time zone or the system's.
+///
+/// The system's zone is read through the C library (`localtime_r`: `TZ`, else /etc/localtime),
+/// not `TimeZone.current`, which loads ICU's zone tables: the header's clock is drawn on every
+/// frame, and ICU's code and data were a megabyte of the dashboard's resident memory (DECISIONS
+/// §17). A `TimeZone` given instead (tests, UTC) is asked for its offset at that moment only.
+struct LocalTime: Equatable {
+    var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+
+    /// Seconds from 1970 to the engine clock's reference date (2001-01-01 00:00:00 UTC).
+    static let referenceToUnix: TimeInterval = 978_307_200
+
+    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+    }
+
+    /// The fields of `moment` (seconds since the reference date) in `zone`, or in the system's
+    /// zone when nil.
+    init(_ moment: TimeInterval, zone: TimeZone?) {
+        var seconds = time_t((moment + Self.referenceToUnix).rounded(.down))
+        var fields = tm()
+        if let zone {
+            seconds += time_t(zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: moment)))
+            gmtime_r(&seconds, &fields)
+        } else {
+            Self.setUp
+            localtime_r(&seconds, &fields)
+        }
+        year = Int(fields.tm_year) + 1900
+        month = Int(fields.tm_mon) + 1
+        day = Int(fields.tm_mday)
+        hour = Int(fields.tm_hour)
+        minute = Int(fields.tm_min)
+        second = Int(fields.tm_sec)
+    }
+
+    /// `localtime_r` need not read `TZ`; `tzset` once makes it.
+    private static let setUp: Void = tzset()
+
+    /// "14:02:31", or "14:02" without seconds.
+    func clock(seconds: Bool = true) -> String {
+        Self.padded(hour, 2) + ":" + Self.padded(minute, 2) + (seconds ? ":" + Self.padded(second, 2) : "")
+    }
+
+    /// "2026-11-23 18:30:05".
+    var dateTime: String {
+        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + " " + clock()
+    }
+
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
