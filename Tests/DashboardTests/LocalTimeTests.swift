@@ -24,6 +24,9 @@ struct LocalTimeTests {
         #expect(LocalTime(-LocalTime.referenceToUnix, zone: utc).dateTime == "1970-01-01 00:00:00")
         #expect(LocalTime(253_402_300_799 - LocalTime.referenceToUnix, zone: utc).dateTime == "9999-12-31 23:59:59")
         #expect(LocalTime(-62_135_596_800 - LocalTime.referenceToUnix, zone: utc).dateTime == "0001-01-01 00:00:00", "years padded to four digits")
+        #expect(LocalTime(.nan, zone: utc).dateTime == "2001-01-01 00:00:00", "not a number: no trap")
+        #expect(LocalTime(1e300, zone: nil).year > 9999, "far out: no trap")
+        #expect(LocalTime(-.infinity, zone: utc).dateTime == "2001-01-01 00:00:00")
     }
 
     @Test func clockWithAndWithoutSeconds() {

@@ -5,8 +5,8 @@ import Glibc
 ///
 /// The system's zone is read through the C library (`localtime_r`: `TZ`, else /etc/localtime),
 /// not `TimeZone.current`, which loads ICU's zone tables: the header's clock is drawn on every
-/// frame, and ICU's code and data were a megabyte of the dashboard's resident memory (DECISIONS
-/// §17). A `TimeZone` given instead (tests, UTC) is asked for its offset at that moment only.
+/// frame, and nothing else a running dashboard does needs ICU (DECISIONS §17). A `TimeZone`
+/// given instead (tests, UTC) is asked for its offset at that moment only.
 struct LocalTime: Equatable {
     var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
@@ -20,6 +20,8 @@ struct LocalTime: Equatable {
     /// The fields of `moment` (seconds since the reference date) in `zone`, or in the system's
     /// zone when nil.
     init(_ moment: TimeInterval, zone: TimeZone?) {
+        // Past ±3 million years (or not a number) is no time to show; the conversion must not trap.
+        let moment = moment.isFinite ? min(max(moment, -1e14), 1e14) : 0
         var seconds = time_t((moment + Self.referenceToUnix).rounded(.down))
         var fields = tm()
         if let zone {
