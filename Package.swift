@@ -47,6 +47,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ResourceEngine", swiftSettings: strict),
+        // posix_spawn with a clean signal state: the pager, alert commands, the tests' processes.
+        .target(name: "CleanSpawn", swiftSettings: strict),
         // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
         .target(
             name: "LoopbackHTTP",
@@ -67,7 +69,7 @@ let package = Package(
         .target(
             name: "ResourceEngineTesting",
             dependencies: [
-                "ResourceEngine", "LoopbackHTTP",
+                "ResourceEngine", "LoopbackHTTP", "CleanSpawn",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
@@ -84,7 +86,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Dashboard",
-            dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig"],
+            dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig", "CleanSpawn"],
             swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`).
         .target(
@@ -106,7 +108,7 @@ let package = Package(
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .systemLibrary(name: "CMalloc", path: "Modules/CMalloc"),
         .target(name: "CTerminalRestore"),
-        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI"], swiftSettings: strict),
+        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI", "CleanSpawn"], swiftSettings: strict),
         .systemLibrary(
             name: "CCurl", path: "Modules/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),

@@ -1,3 +1,4 @@
+import CleanSpawn
 import CNCursesW
 import Dispatch
 import Glibc
@@ -23,30 +24,16 @@ extension TerminalSession {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
-        let argv = ["/bin/sh", "-c", "exec " + command]
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
-        close(fds[0])
-        guard spawned == 0 else {
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(["/bin/sh", "-c", "exec " + command], actions: &actions, group: .newProcessGroup)
+        } catch {
+            close(fds[0])
             close(fds[1])
-            return "cannot start the pager: \(String(cString: strerror(spawned)))"
+            return "cannot start the pager: \(error)"
         }
+        close(fds[0])
         // The pager's group owns the terminal while it runs.
         TerminalSession.giveTerminal(to: pid)
         // Written from another thread: a pager that reads slowly (or never) must not block this one.

@@ -1,3 +1,4 @@
+import CleanSpawn
 import Dispatch
 import Foundation
 import Glibc
@@ -58,25 +59,13 @@ public enum ProcessRunner {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        var cEnvironment = env.map { strdup($0) } + [nil]
-        defer { for pointer in cEnvironment { free(pointer) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
-        guard rc == 0 else { throw TmuxHarness.Failure(description: "cannot start \(argv[0]): error \(rc)") }
+        let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(argv, environment: environment, actions: &actions)
+        } catch {
+            throw TmuxHarness.Failure(description: "cannot start \(argv.first ?? "nothing"): \(error)")
+        }
         return pid
     }
 

@@ -1,3 +1,4 @@
+import CleanSpawn
 import DashboardConfig
 import Dispatch
 import Foundation
@@ -35,34 +36,17 @@ public enum DetachedCommand {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         // Sockets and files the dashboard holds stay with the dashboard.
-        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | setSession)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in cEnvironment { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = argv[0].contains("/")
-            ? posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
-            : posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
-        close(pipeEnds[1])
-        guard spawned == 0 else {
+        CleanSpawn.closeDescriptors(from: 3, in: &actions)
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(argv, environment: environment.map { "\($0.key)=\($0.value)" }, actions: &actions, group: .newSession)
+        } catch {
+            close(pipeEnds[1])
             close(pipeEnds[0])
-            let reason = String(cString: strerror(spawned))
-            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(reason)") } }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(error)") } }
             return
         }
+        close(pipeEnds[1])
         let child = Child(pid: pid)
         let errors = Mutex<[UInt8]>([])
         let readDone = DispatchSemaphore(value: 0)
@@ -96,16 +80,6 @@ public enum DetachedCommand {
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(reason.map { "\(name): \($0)" }) } }
         }
     }
-
-    /// glibc's POSIX_SPAWN_SETSID (a GNU extension Swift does not import; the value is glibc's ABI).
-    private static let setSession: Int16 = 0x80
-
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), found at run time.
-    private static let addCloseFrom: CloseFrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: CloseFrom.self)
-    }()
 
     /// Nil for exit status 0, else what happened, with the first line of standard error.
     static func failure(status: Int32, timedOut: Bool, timeout: TimeInterval, errors: String) -> String? {
