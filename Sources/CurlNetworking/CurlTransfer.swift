@@ -237,8 +237,10 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         body.append(contentsOf: bytes)
-        if let declared = declaredLength, declared > 0 {
-            progress(min(Double(body.count) / Double(declared), 0.99))
+        // Only while more is to come: a body that is whole completes at once, and the completion
+        // is its progress of 1 (one hop to the main actor per request, not two).
+        if let declared = declaredLength, declared > 0, Int64(body.count) < declared {
+            progress(Double(body.count) / Double(declared))
         }
         return true
     }
@@ -465,7 +467,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>?
         _ = hc_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        var head = HTTPResponseHead(statusCode: status, url: effective.map { String(cString: $0) }.flatMap(URL.init(string:)))
+        // The URL asked for, unless a redirect changed it: no parse per response.
+        let answered = effective.map { String(cString: $0) }
+        var head = HTTPResponseHead(statusCode: status, url: answered == url.absoluteString ? url : answered.flatMap(URL.init(string:)))
         for (name, value) in headers {
             let key = name.lowercased()
             head.headers[key] = head.headers[key].map { "\($0), \(value)" } ?? value

@@ -302,6 +302,40 @@ import Testing
         await server.stop()
     }
 
+    /// Progress while a body is still arriving; none for a body that came whole, whose completion
+    /// (progress 1) follows at once: one hop to the main actor per small request, not two.
+    @Test func progressIsReportedOnlyWhileTheBodyIsIncomplete() async throws {
+        let large = Data(repeating: 0x61, count: 1 << 20)
+        let server = try await LocalTestServer.start { server in
+            await server.appendRoute("GET /small") { _ in HTTPResponse(statusCode: .ok, body: Data("small".utf8)) }
+            await server.appendRoute("GET /large") { _ in HTTPResponse(statusCode: .ok, body: large) }
+        }
+        let provider = CurlProvider()
+        func progressOf(_ path: String) async throws -> (reports: [Double], bytes: Int) {
+            let reports = Mutex<[Double]>([])
+            let bytes: Int = try await awaitCallback("the response to \(path)") { done in
+                _ = provider.startRequest(
+                    URLRequest(url: URL(string: server.url(path))!),
+                    progress: { fraction in reports.withLock { $0.append(fraction) } }
+                ) { result in
+                    let count = result.body?.count ?? -1
+                    DispatchQueue.main.async { MainActor.assumeIsolated { done(count) } }
+                }
+            }
+            return (reports.withLock { $0 }, bytes)
+        }
+        let small = try await progressOf("/small")
+        #expect(small.bytes == 5)
+        #expect(small.reports.isEmpty)
+        let big = try await progressOf("/large")
+        #expect(big.bytes == large.count)
+        #expect(!big.reports.isEmpty)
+        #expect(big.reports == big.reports.sorted())
+        #expect(big.reports.allSatisfy { $0 > 0 && $0 < 1 })
+        #expect(big.reports.last.map { $0 * Double(large.count) < Double(large.count - 1) } == true)
+        await server.stop()
+    }
+
     @Test func aURLLibcurlCannotUseFailsAtOnce() async throws {
         let provider = CurlProvider()
         var request = URLRequest(url: URL(string: "ftp://127.0.0.1/file")!)
