@@ -48,28 +48,45 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             let row = (y - area.y) * area.width - area.x
             for byte in text.utf8 {
                 if column >= limit { break }
-                if column >= area.x { cells[row + column] = Cell(String(UnicodeScalar(byte)), style: style, width: 1) }
+                if column >= area.x { cells[row + column] = Cell(Buffer.asciiSymbols[Int(byte)], style: style, width: 1) }
                 column += 1
             }
             return column
         }
-        for character in Sanitizer.line(text) {
+        let safe = Sanitizer.line(text)
+        // Text whose scalars are each a grapheme (what the dashboard writes itself: "·", "✓",
+        // borders) is laid out without grapheme breaking.
+        if DisplayWidth.isOneScalarPerGrapheme(safe) {
+            for scalar in safe.unicodeScalars {
+                guard place(String(Character(scalar)), width: DisplayWidth.of(scalar: scalar), x: &column, y: y, limit: limit, style: style) else { break }
+            }
+            return column
+        }
+        for character in safe {
             let symbol = String(character)
-            let width = DisplayWidth.of(grapheme: symbol)
-            if width == 0 {
-                // A lone zero-width grapheme joins the previous cell so nothing is lost.
-                if column > area.x, let i = index(column - 1, y), !cells[i].isContinuation { cells[i].symbol += symbol }
-                continue
-            }
-            if column + width > limit { break }
-            if column >= area.x {
-                self[column, y] = Cell(symbol, style: style, width: width)
-                if width == 2 { self[column + 1, y] = .continuation(style: style) }
-            }
-            column += width
+            guard place(symbol, width: DisplayWidth.of(grapheme: symbol), x: &column, y: y, limit: limit, style: style) else { break }
         }
         return column
     }
+
+    /// Puts one grapheme at `x` and moves `x` past it; false when it does not fit before `limit`.
+    private mutating func place(_ symbol: String, width: Int, x column: inout Int, y: Int, limit: Int, style: Style) -> Bool {
+        if width == 0 {
+            // A lone zero-width grapheme joins the previous cell so nothing is lost.
+            if column > area.x, let i = index(column - 1, y), !cells[i].isContinuation { cells[i].symbol += symbol }
+            return true
+        }
+        if column + width > limit { return false }
+        if column >= area.x {
+            self[column, y] = Cell(symbol, style: style, width: width)
+            if width == 2 { self[column + 1, y] = .continuation(style: style) }
+        }
+        column += width
+        return true
+    }
+
+    /// One string per ASCII byte, made once: a frame writes thousands of them.
+    private static let asciiSymbols: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     /// Sets the style of every cell in `rect`, keeping symbols.
     public mutating func setStyle(_ style: Style, in rect: Rect) {

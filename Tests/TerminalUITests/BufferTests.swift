@@ -22,6 +22,48 @@ import TerminalUI
         #expect(DisplayWidth.pad("ab", to: 4) == "ab  ")
         #expect(DisplayWidth.pad("ab", to: 4, alignRight: true) == "  ab")
     }
+
+    /// The scalar-by-scalar path is only taken where Unicode's grapheme rules would give the same:
+    /// every scalar it accepts stands alone beside a letter, beside itself and beside a symbol.
+    @Test func everyScalarOfTheFastPathIsAGraphemeOfItsOwn() {
+        var accepted = 0
+        for value in UInt32(0)...0x2FFF {
+            guard let scalar = Unicode.Scalar(value), DisplayWidth.isOneScalarPerGrapheme(String(scalar)) else { continue }
+            accepted += 1
+            let alone = String(scalar)
+            for text in ["a" + alone + "a", alone + alone, "·" + alone + "✓"] {
+                #expect(text.count == text.unicodeScalars.count, "U+\(String(value, radix: 16)) joins a neighbour in \(text.debugDescription)")
+            }
+            #expect(DisplayWidth.of("x" + alone + "·") == 1 + DisplayWidth.of(grapheme: alone) + 1)
+        }
+        #expect(accepted > 3_700)
+        for outside in ["e\u{301}", "\u{20DD}", "\u{200D}", "🚀", "한", "\u{FE0F}", "\r\n"] {
+            #expect(!DisplayWidth.isOneScalarPerGrapheme(outside), "\(outside.debugDescription)")
+        }
+    }
+
+    /// Text the fast path lays out reads the same as through grapheme breaking.
+    @Test func theFastPathAgreesWithGraphemeBreaking() {
+        let text = "200 · 41 ms · 2s ago ⠋  ✓ ▸ ◐ ⚠ ─│┌ ▁▂▃ ← → ▲ café «q» ±½ ‰ ™ … ␤"
+        #expect(DisplayWidth.isOneScalarPerGrapheme(text))
+        #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of(grapheme: String($1)) })
+        for width in 0...DisplayWidth.of(text) + 1 {
+            let cut = DisplayWidth.truncate(text, to: width)
+            let room = width - 1
+            var expected = ""
+            var used = 0
+            for character in text {
+                let w = DisplayWidth.of(grapheme: String(character))
+                if used + w > room { break }
+                expected.append(character)
+                used += w
+            }
+            #expect(cut == (width <= 0 ? "" : DisplayWidth.of(text) <= width ? text : expected + "…"))
+        }
+        var fast = Buffer(width: 80, height: 1)
+        fast.setString(x: 0, y: 0, text)
+        #expect(fast.lines == [text + String(repeating: " ", count: 80 - DisplayWidth.of(text))])
+    }
 }
 
 @Suite struct SanitizerTests {
@@ -43,6 +85,17 @@ import TerminalUI
         for text in ["plain", "café ✓ 日本", "┌─┐ ▁▂▃", "emoji 🚀"] {
             #expect(Sanitizer.line(text) == text)
         }
+    }
+
+    /// Harmless text sharing a lead byte with what is replaced ("·" and C1 controls, "✓" and
+    /// bidi marks) is left alone; one bad scalar among them is still caught.
+    @Test func looksAtScalarsWhenALeadByteIsShared() {
+        #expect(Sanitizer.line("200 · 41 ms ✓") == "200 · 41 ms ✓")
+        #expect(Sanitizer.line("200 · \u{85}41 ✓") == "200 · \u{FFFD}41 ✓", "C1 next line")
+        #expect(Sanitizer.line("✓ \u{2067}txt") == "✓ \u{FFFD}txt", "right-to-left isolate")
+        #expect(Sanitizer.line("· ok\u{FE0F}") == "· ok", "presentation selector dropped")
+        #expect(Sanitizer.line("👍\u{1F3FD} ·") == "👍 ·", "skin tone dropped")
+        #expect(Sanitizer.line("· \u{61C}x") == "· \u{FFFD}x", "Arabic letter mark")
     }
 
     @Test func splitsLinesAndExpandsTabs() {

@@ -185,27 +185,35 @@ extension DashboardApp {
 
     /// A one-line summary: status, latency, and the data or the error.
     private func summary(of pane: Pane) -> String {
-        var parts = [statusText(for: pane)]
-        if let failure = pane.failure {
-            parts.append(failure)
-        } else if let unmet = pane.unmetExpectation {
-            parts.append(unmet)
-        } else if let content = pane.content {
-            parts.append(content.summary())
-        }
-        return parts.filter { !$0.isEmpty }.joined(separator: "  ")
+        var summary = statusText(for: pane)
+        let detail = pane.failure ?? pane.unmetExpectation ?? pane.content?.summary() ?? ""
+        if !detail.isEmpty { summary += summary.isEmpty ? detail : "  " + detail }
+        return summary
     }
 
     // MARK: One pane
 
     /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
     func statusText(for pane: Pane) -> String {
-        statusTexts(for: pane)[0]
+        let parts = statusParts(for: pane)
+        return [parts.code, parts.latency, parts.state, parts.uptime, parts.spinner].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The title bar's text from longest to shortest: narrowing drops the latency, then the
     /// status code; the state (error, unmet, the data's age) and the spinner stay to the last.
     func statusTexts(for pane: Pane) -> [String] {
+        let (code, latency, state, uptime, spinner) = statusParts(for: pane)
+        let variants = [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
+        var texts: [String] = []
+        for variant in variants {
+            let text = variant.compactMap { $0 }.joined(separator: " · ")
+            if texts.last != text { texts.append(text) }
+        }
+        return texts
+    }
+
+    /// The pieces of a title bar's status; nil where a piece does not apply.
+    private func statusParts(for pane: Pane) -> (code: String?, latency: String?, state: String?, uptime: String?, spinner: String?) {
         let resource = pane.resource
         var code: String?
         var latency: String?
@@ -236,13 +244,7 @@ extension DashboardApp {
         let uptime = history(for: pane).flatMap { history in
             history.probes.count >= Self.probesForUptime ? Formatting.uptime(ok: history.okCount, of: history.probes.count) : nil
         }.map { "up " + $0 }
-        let variants = [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
-        var texts: [String] = []
-        for variant in variants {
-            let text = variant.compactMap { $0 }.joined(separator: " · ")
-            if texts.last != text { texts.append(text) }
-        }
-        return texts
+        return (code, latency, state, uptime, spinner)
     }
 
     private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {

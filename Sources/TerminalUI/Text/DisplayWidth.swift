@@ -7,7 +7,23 @@ public enum DisplayWidth {
     /// Columns for a whole string.
     public static func of(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if isOneScalarPerGrapheme(text) { return text.unicodeScalars.reduce(0) { $0 + of(scalar: $1) } }
         return text.reduce(0) { $0 + of(grapheme: String($1)) }
+    }
+
+    /// True when no two scalars of `text` can join into one grapheme, so it can be measured and
+    /// laid out scalar by scalar: each is printable ASCII, Latin-1 up to the combining marks, or a
+    /// symbol from U+2010 to U+2BFF (punctuation, arrows, box drawing, braille, dingbats) other
+    /// than the combining marks for symbols. None of these extends, joins or prepends
+    /// (Unicode's grapheme rules); the dashboard's own text is made of them.
+    public static func isOneScalarPerGrapheme(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20..<0x7F, 0xA0..<0x300, 0x2010..<0x20D0, 0x2100...0x2BFF: continue
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Columns for one grapheme cluster.
@@ -63,6 +79,15 @@ public enum DisplayWidth {
         guard room >= 0 else { return "" }
         var result = ""
         var used = 0
+        if isOneScalarPerGrapheme(text) {
+            for scalar in text.unicodeScalars {
+                let w = of(scalar: scalar)
+                if used + w > room { break }
+                result.unicodeScalars.append(scalar)
+                used += w
+            }
+            return result + ellipsis
+        }
         for character in text {
             let w = of(grapheme: String(character))
             if used + w > room { break }

@@ -50,25 +50,48 @@ public enum Sanitizer {
     }
 
     private static func needsWork(_ text: String) -> Bool {
+        var suspicious = false
         for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8 || byte == 0xEF || byte == 0xF0 {
+            if byte < 0x20 || byte == 0x7F { return true }
+            suspicious = true
+        }
+        // A lead byte shared by harmless text ("·", "✓", box drawing): look at the scalars.
+        guard suspicious else { return false }
+        for scalar in text.unicodeScalars {
+            if case .keep = treatment(of: scalar) { continue }
             return true
         }
         return false
     }
 
-    private static func appendSafe(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+    /// What becomes of a scalar written to the terminal.
+    private enum Treatment {
+        case keep
+        case replace(Unicode.Scalar)
+        case drop
+    }
+
+    private static func treatment(of scalar: Unicode.Scalar) -> Treatment {
         let v = scalar.value
         switch v {
-        case 0x1B: out.append("\u{241B}")
-        case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
-        case 0x7F: out.append("\u{2421}")
-        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: out.append("\u{FFFD}")
+        case 0x1B: return .replace("\u{241B}")
+        case 0x00..<0x20: return .replace(Unicode.Scalar(0x2400 + v)!)
+        case 0x7F: return .replace("\u{2421}")
+        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return .replace("\u{FFFD}")
         // What joins or restyles emoji (zero-width joiners, presentation selectors, skin tones):
         // terminals draw such sequences 2 to 8 columns wide, ncurses counts them its own way, and
         // a row must never overflow its pane. Without them each emoji stands alone, the same width
         // everywhere.
-        case 0x200D, 0xFE0E, 0xFE0F, 0x1F3FB...0x1F3FF: break
-        default: out.append(scalar)
+        case 0x200D, 0xFE0E, 0xFE0F, 0x1F3FB...0x1F3FF: return .drop
+        default: return .keep
+        }
+    }
+
+    private static func appendSafe(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+        switch treatment(of: scalar) {
+        case .keep: out.append(scalar)
+        case .replace(let placeholder): out.append(placeholder)
+        case .drop: break
         }
     }
 }
