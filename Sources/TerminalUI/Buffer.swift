@@ -5,12 +5,17 @@
 /// assert screens: `#expect(buffer.lines == ["┌Title┐", …])`.
 public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     public private(set) var area: Rect
-    public private(set) var cells: [Cell]
+    /// The cells, row by row, as plain bytes (`PackedCell`).
+    private var storage: [PackedCell]
+    /// Graphemes longer than a packed cell holds, named by index from `storage`.
+    private var overflow: [String] = []
+    /// Entries in the overflow list (tests: it stays bounded).
+    var overflowCount: Int { overflow.count }
 
     /// A blank buffer covering `area`.
     public init(area: Rect) {
         self.area = area
-        self.cells = Array(repeating: .blank, count: area.area)
+        self.storage = Array(repeating: .blank, count: area.area)
     }
 
     /// A blank buffer of `width` × `height` at the origin.
@@ -25,15 +30,48 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         for (row, line) in lines.enumerated() { setString(x: 0, y: row, line) }
     }
 
+    /// Every cell, row by row.
+    public var cells: [Cell] { storage.indices.map(cell(at:)) }
+
     private func index(_ x: Int, _ y: Int) -> Int? {
         guard area.contains(x: x, y: y) else { return nil }
         return (y - area.y) * area.width + (x - area.x)
     }
 
+    private func cell(at i: Int) -> Cell {
+        let packed = storage[i]
+        return Cell(symbol(of: packed), style: packed.style, width: Int(packed.width))
+    }
+
+    private func symbol(of packed: PackedCell) -> String {
+        packed.isOverflow ? overflow[packed.overflowIndex] : packed.inlineSymbol
+    }
+
+    private mutating func store(_ symbol: String, style: Style, width: Int, at i: Int) {
+        if let packed = PackedCell(inline: symbol, style: style, width: width) {
+            storage[i] = packed
+            return
+        }
+        // Entries no cell names any more are dropped before the list outgrows the buffer.
+        if overflow.count >= max(16, storage.count) { compactOverflow() }
+        storage[i] = PackedCell(overflow: overflow.count, style: style, width: width)
+        overflow.append(symbol)
+    }
+
+    private mutating func compactOverflow() {
+        var kept: [String] = []
+        for i in storage.indices where storage[i].isOverflow {
+            let packed = storage[i]
+            storage[i] = PackedCell(overflow: kept.count, style: packed.style, width: Int(packed.width))
+            kept.append(overflow[packed.overflowIndex])
+        }
+        overflow = kept
+    }
+
     /// The cell at (x, y); a blank cell outside the area.
     public subscript(x: Int, y: Int) -> Cell {
-        get { index(x, y).map { cells[$0] } ?? .blank }
-        set { if let i = index(x, y) { cells[i] = newValue } }
+        get { index(x, y).map(cell(at:)) ?? .blank }
+        set { if let i = index(x, y) { store(newValue.symbol, style: newValue.style, width: newValue.width, at: i) } }
     }
 
     /// Writes `text` from (x, y) on one line, sanitised, clipped at `maxWidth` columns and at the
@@ -48,7 +86,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             let row = (y - area.y) * area.width - area.x
             for byte in text.utf8 {
                 if column >= limit { break }
-                if column >= area.x { cells[row + column] = Cell(Buffer.asciiSymbols[Int(byte)], style: style, width: 1) }
+                if column >= area.x { storage[row + column] = PackedCell(ascii: byte, style: style) }
                 column += 1
             }
             return column
@@ -58,40 +96,53 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         // borders) is laid out without grapheme breaking.
         if DisplayWidth.isOneScalarPerGrapheme(safe) {
             for scalar in safe.unicodeScalars {
-                guard place(String(Character(scalar)), width: DisplayWidth.of(scalar: scalar), x: &column, y: y, limit: limit, style: style) else { break }
+                let width = DisplayWidth.of(scalar: scalar)
+                if width == 0 {
+                    join(String(scalar), ontoCellBefore: column, y: y)
+                    continue
+                }
+                guard let i = place(width: width, x: &column, y: y, limit: limit, style: style) else { break }
+                if i >= 0 { storage[i] = PackedCell(scalar: scalar, style: style, width: width) }
             }
             return column
         }
         for character in safe {
             let symbol = String(character)
-            guard place(symbol, width: DisplayWidth.of(grapheme: symbol), x: &column, y: y, limit: limit, style: style) else { break }
+            let width = DisplayWidth.of(grapheme: symbol)
+            if width == 0 {
+                join(symbol, ontoCellBefore: column, y: y)
+                continue
+            }
+            guard let i = place(width: width, x: &column, y: y, limit: limit, style: style) else { break }
+            if i >= 0 { store(symbol, style: style, width: width, at: i) }
         }
         return column
     }
 
-    /// Puts one grapheme at `x` and moves `x` past it; false when it does not fit before `limit`.
-    private mutating func place(_ symbol: String, width: Int, x column: inout Int, y: Int, limit: Int, style: Style) -> Bool {
-        if width == 0 {
-            // A lone zero-width grapheme joins the previous cell so nothing is lost.
-            if column > area.x, let i = index(column - 1, y), !cells[i].isContinuation { cells[i].symbol += symbol }
-            return true
-        }
-        if column + width > limit { return false }
-        if column >= area.x {
-            self[column, y] = Cell(symbol, style: style, width: width)
-            if width == 2 { self[column + 1, y] = .continuation(style: style) }
-        }
-        column += width
-        return true
+    /// Makes room for a grapheme `width` columns wide at `x` (its continuation cell written) and
+    /// moves `x` past it. Returns where the grapheme goes, -1 when left of the area, nil when it
+    /// does not fit before `limit`.
+    private mutating func place(width: Int, x column: inout Int, y: Int, limit: Int, style: Style) -> Int? {
+        if column + width > limit { return nil }
+        defer { column += width }
+        guard column >= area.x else { return -1 }
+        let i = (y - area.y) * area.width + (column - area.x)
+        if width == 2 { storage[i + 1] = PackedCell.continuation(style: style) }
+        return i
     }
 
-    /// One string per ASCII byte, made once: a frame writes thousands of them.
-    private static let asciiSymbols: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+    /// A lone zero-width grapheme joins the cell before `x`, so nothing is lost.
+    private mutating func join(_ symbol: String, ontoCellBefore column: Int, y: Int) {
+        guard column > area.x, let i = index(column - 1, y), !storage[i].isContinuation else { return }
+        var joined = cell(at: i)
+        joined.symbol += symbol
+        store(joined.symbol, style: joined.style, width: joined.width, at: i)
+    }
 
     /// Sets the style of every cell in `rect`, keeping symbols.
     public mutating func setStyle(_ style: Style, in rect: Rect) {
         let r = rect.intersection(area)
-        for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y].style = style } }
+        for y in r.y..<r.bottom { for x in r.x..<r.right { storage[index(x, y)!].style = style } }
     }
 
     /// Fills `rect` with `cell`.
@@ -102,13 +153,15 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 
     /// Makes every cell blank.
     public mutating func reset() {
-        for i in cells.indices { cells[i] = .blank }
+        for i in storage.indices { storage[i] = .blank }
+        overflow = []
     }
 
     /// Changes the area; contents are reset.
     public mutating func resize(to newArea: Rect) {
         area = newArea
-        cells = Array(repeating: .blank, count: newArea.area)
+        storage = Array(repeating: .blank, count: newArea.area)
+        overflow = []
     }
 
     /// The text of each row, continuation cells omitted.
@@ -116,7 +169,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         (0..<area.height).map { row in
             var line = ""
             for column in 0..<area.width {
-                line += cells[row * area.width + column].symbol
+                line += symbol(of: storage[row * area.width + column])
             }
             return line
         }
@@ -124,6 +177,19 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         "Buffer \(area.width)×\(area.height)\n" + lines.map { "\"\($0)\"" }.joined(separator: "\n")
+    }
+
+    /// Cell `i` of this buffer and cell `j` of `other` look the same.
+    private func same(_ i: Int, as j: Int, in other: Buffer) -> Bool {
+        let a = storage[i]
+        let b = other.storage[j]
+        if a.isBitwiseEqual(to: b) { return !a.isOverflow || overflow[a.overflowIndex] == other.overflow[b.overflowIndex] }
+        guard a.isOverflow || b.isOverflow, a.style == b.style, a.width == b.width else { return false }
+        return symbol(of: a) == other.symbol(of: b)
+    }
+
+    public static func == (lhs: Buffer, rhs: Buffer) -> Bool {
+        lhs.area == rhs.area && lhs.storage.indices.allSatisfy { lhs.same($0, as: $0, in: rhs) }
     }
 
     /// The cells of `next` that differ from this buffer, wide-glyph aware.
@@ -136,16 +202,18 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         var toSkip = 0
         var invalidated = 0
         let width = area.width
-        // Cells are read in place: copying each one would retain and release its string.
-        cells.withUnsafeBufferPointer { old in
-            next.cells.withUnsafeBufferPointer { new in
+        storage.withUnsafeBufferPointer { old in
+            next.storage.withUnsafeBufferPointer { new in
                 for i in new.indices {
-                    let currentWidth = max(1, new[i].width)
-                    if toSkip == 0, invalidated > 0 || new[i] != old[i] {
-                        updates.append(CellUpdate(x: area.x + i % width, y: area.y + i / width, cell: new[i]))
+                    let cell = new[i]
+                    let currentWidth = max(1, Int(cell.width))
+                    // Equal bits of an inline cell are the same cell; anything else is looked at.
+                    let differs = cell.isBitwiseEqual(to: old[i]) && !cell.isOverflow ? false : !next.same(i, as: i, in: self)
+                    if toSkip == 0, invalidated > 0 || differs {
+                        updates.append(CellUpdate(x: area.x + i % width, y: area.y + i / width, cell: next.cell(at: i)))
                     }
-                    toSkip = new[i].isContinuation ? max(0, toSkip - 1) : currentWidth - 1
-                    let affected = max(currentWidth, max(1, old[i].width))
+                    toSkip = cell.isContinuation ? max(0, toSkip - 1) : currentWidth - 1
+                    let affected = max(currentWidth, max(1, Int(old[i].width)))
                     invalidated = max(affected, invalidated) - 1
                 }
             }
@@ -155,8 +223,8 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 
     /// Every cell as an update, for a full redraw.
     public var allCells: [CellUpdate] {
-        cells.indices.compactMap { i in
-            cells[i].isContinuation ? nil : CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: cells[i])
+        storage.indices.compactMap { i in
+            storage[i].isContinuation ? nil : CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: cell(at: i))
         }
     }
 }

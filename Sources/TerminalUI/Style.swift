@@ -1,7 +1,7 @@
 /// A terminal colour: the terminal's default, one of the 16 named colours, or a 256-colour index.
 ///
 /// A small integer underneath, so comparing styles (done for every cell of every frame) is cheap.
-public struct Color: Sendable, Hashable {
+public struct Color: Sendable, Hashable, BitwiseCopyable {
     private let code: Int16
 
     private init(code: Int16) {
@@ -34,7 +34,7 @@ public struct Color: Sendable, Hashable {
 }
 
 /// How a cell is drawn: colours and text attributes.
-public struct Style: Sendable, Hashable {
+public struct Style: Sendable, Hashable, BitwiseCopyable {
     public var foreground: Color
     public var background: Color
     public var bold: Bool

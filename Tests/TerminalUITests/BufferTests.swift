@@ -1,5 +1,5 @@
 import Testing
-import TerminalUI
+@testable import TerminalUI
 
 @Suite struct DisplayWidthTests {
     @Test func measuresByGrapheme() {
@@ -195,5 +195,63 @@ import TerminalUI
         let updates = before.diff(to: after)
         #expect(updates.map(\.x) == [0, 1])
         #expect(updates.map(\.cell.symbol) == ["a", " "])
+    }
+}
+
+/// Graphemes longer than a cell holds inline (15 bytes of UTF-8) live in the buffer's overflow
+/// list; they read, compare and diff like any other, and the list stays bounded.
+@Suite struct LongGraphemeTests {
+    /// 16 bytes: a letter and five combining marks of three bytes each.
+    let long = "a\u{1DC0}\u{1DC1}\u{1DC2}\u{1DC3}\u{1DC4}"
+    /// A tag-sequence flag (England): 28 bytes, two columns.
+    let flag = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+
+    @Test func longGraphemesReadBackWhole() {
+        #expect(long.utf8.count == 16 && long.count == 1)
+        var buffer = Buffer(width: 6, height: 1)
+        buffer.setString(x: 0, y: 0, "x" + long + flag + "y")
+        #expect(buffer[1, 0].symbol == long)
+        #expect(buffer[2, 0].symbol == flag)
+        #expect(buffer.lines == ["x" + long + flag + "y "])
+        #expect(buffer.cells.map(\.symbol) == ["x", long, flag, "", "y", " "])
+        buffer[5, 0] = Cell(long)
+        #expect(buffer[5, 0] == Cell(long))
+    }
+
+    @Test func zeroWidthMarksJoinedOntoACellCanOutgrowItsInlineRoom() {
+        var buffer = Buffer(width: 3, height: 1)
+        buffer.setString(x: 0, y: 0, "e")
+        buffer.setString(x: 1, y: 0, String(repeating: "\u{200B}", count: 6))
+        #expect(buffer[0, 0].symbol == "e" + String(repeating: "\u{200B}", count: 6))
+        #expect(buffer[1, 0].symbol == " ")
+    }
+
+    @Test func diffComparesLongGraphemesByWhatTheyAre() {
+        var before = Buffer(width: 4, height: 1)
+        before.setString(x: 0, y: 0, "ab" + long)
+        var same = Buffer(width: 4, height: 1)
+        same.setString(x: 0, y: 0, "zz")  // a different overflow layout: nothing at index 0
+        same.setString(x: 0, y: 0, "ab" + long)
+        #expect(before.diff(to: same).isEmpty)
+        #expect(before == same)
+        var other = Buffer(width: 4, height: 1)
+        other.setString(x: 0, y: 0, "aba\u{1DC0}\u{1DC1}\u{1DC2}\u{1DC3}\u{1DC5}")
+        #expect(before.diff(to: other).map(\.x) == [2])
+        #expect(before != other)
+        let short = Buffer(lines: ["abc "])
+        #expect(before.diff(to: short).map(\.cell.symbol) == ["c"])
+        #expect(short.diff(to: before).map(\.cell.symbol) == [long])
+    }
+
+    @Test func rewritingLongGraphemesKeepsTheOverflowBounded() {
+        var buffer = Buffer(width: 4, height: 2)
+        for round in 0..<1_000 {
+            let mark = Unicode.Scalar(0x1DC0 + UInt32(round % 40))!
+            buffer.setString(x: round % 4, y: round / 4 % 2, "q\u{1DC0}\u{1DC1}\u{1DC2}\u{1DC3}" + String(mark))
+        }
+        #expect(buffer.cells.allSatisfy { $0.symbol.utf8.count == 16 && $0.width == 1 })
+        #expect(buffer.lines.allSatisfy { $0.count == 4 })
+        #expect(buffer[3, 1].symbol == "q\u{1DC0}\u{1DC1}\u{1DC2}\u{1DC3}" + String(Unicode.Scalar(0x1DC0 + UInt32(999 % 40))!))
+        #expect(buffer.overflowCount <= 16)
     }
 }

@@ -1,0 +1,99 @@
+/// A cell as a `Buffer` keeps it: plain bytes, so a frame's thousands of cells are filled, copied
+/// and compared without reference counting (a `Cell` holds a `String`, whose every copy retains).
+///
+/// The grapheme's UTF-8 is held inline when it fits in 15 bytes, which is nearly every grapheme a
+/// terminal shows (the sanitiser has already dropped emoji joiners and modifiers); a longer one
+/// is kept in its buffer's overflow list and named here by its index there.
+struct PackedCell: Sendable, BitwiseCopyable {
+    /// UTF-8 bytes 0–7 (or the overflow index) and 8–14; byte 15 is the inline length, or
+    /// `PackedCell.overflowTag`.
+    private(set) var low: UInt64
+    private(set) var high: UInt64
+    var style: Style
+    private(set) var width: UInt8
+
+    static let overflowTag: UInt64 = 0xFF
+    static let inlineCapacity = 15
+
+    /// A blank in the default style.
+    static let blank = PackedCell(ascii: 0x20, style: .plain)
+
+    /// One printable ASCII byte, one column.
+    init(ascii byte: UInt8, style: Style) {
+        low = UInt64(byte)
+        high = 1 << 56
+        self.style = style
+        width = 1
+    }
+
+    /// One scalar, encoded straight into the cell (no `String` made).
+    init(scalar: Unicode.Scalar, style: Style, width: Int) {
+        var bytes: UInt64 = 0
+        var count: UInt64 = 0
+        for unit in UTF8.encode(scalar)! {
+            bytes |= UInt64(unit) << (8 * count)
+            count += 1
+        }
+        low = bytes
+        high = count << 56
+        self.style = style
+        self.width = UInt8(clamping: width)
+    }
+
+    /// The second half of a wide grapheme.
+    static func continuation(style: Style) -> PackedCell {
+        var cell = PackedCell.blank
+        cell.low = 0
+        cell.high = 0
+        cell.style = style
+        cell.width = 0
+        return cell
+    }
+
+    /// `symbol` inline; nil when it is longer than 15 bytes.
+    init?(inline symbol: String, style: Style, width: Int) {
+        let utf8 = symbol.utf8
+        let count = utf8.count
+        guard count <= PackedCell.inlineCapacity else { return nil }
+        var bytes: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            let copied: Bool? = utf8.withContiguousStorageIfAvailable {
+                raw.copyMemory(from: UnsafeRawBufferPointer($0))
+                return true
+            }
+            if copied == nil {
+                for (offset, byte) in utf8.enumerated() { raw[offset] = byte }
+            }
+        }
+        low = UInt64(littleEndian: bytes.0)
+        high = UInt64(littleEndian: bytes.1) | UInt64(count) << 56
+        self.style = style
+        self.width = UInt8(clamping: width)
+    }
+
+    /// A reference to entry `index` of the buffer's overflow list.
+    init(overflow index: Int, style: Style, width: Int) {
+        low = UInt64(index)
+        high = PackedCell.overflowTag << 56
+        self.style = style
+        self.width = UInt8(clamping: width)
+    }
+
+    var isOverflow: Bool { high >> 56 == PackedCell.overflowTag }
+    var overflowIndex: Int { Int(low) }
+    /// The second half of a wide grapheme: no bytes.
+    var isContinuation: Bool { high >> 56 == 0 }
+
+    /// The inline grapheme (not for an overflow cell).
+    var inlineSymbol: String {
+        let count = Int(high >> 56)
+        var bytes = (low.littleEndian, (high & ~(0xFF << 56)).littleEndian)
+        return withUnsafeBytes(of: &bytes) { String(decoding: $0.prefix(count), as: UTF8.self) }
+    }
+
+    /// Same bytes, style and width: for two inline cells, the same cell.
+    @inline(__always)
+    func isBitwiseEqual(to other: PackedCell) -> Bool {
+        low == other.low && high == other.high && width == other.width && style == other.style
+    }
+}
