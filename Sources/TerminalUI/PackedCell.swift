@@ -9,8 +9,20 @@ struct PackedCell: Sendable, BitwiseCopyable {
     /// `PackedCell.overflowTag`.
     private(set) var low: UInt64
     private(set) var high: UInt64
-    var style: Style
+    /// The style's bytes, so that comparing two cells is comparing four words.
+    private var styleBits: UInt64
     private(set) var width: UInt8
+
+    var style: Style {
+        get { withUnsafeBytes(of: styleBits) { $0.load(as: Style.self) } }
+        set { styleBits = PackedCell.bits(of: newValue) }
+    }
+
+    private static func bits(of style: Style) -> UInt64 {
+        var bits: UInt64 = 0
+        withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: style, as: Style.self) }
+        return bits
+    }
 
     static let overflowTag: UInt64 = 0xFF
     static let inlineCapacity = 15
@@ -22,7 +34,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
     init(ascii byte: UInt8, style: Style) {
         low = UInt64(byte)
         high = 1 << 56
-        self.style = style
+        styleBits = PackedCell.bits(of: style)
         width = 1
     }
 
@@ -36,7 +48,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         }
         low = bytes
         high = count << 56
-        self.style = style
+        styleBits = PackedCell.bits(of: style)
         self.width = UInt8(clamping: width)
     }
 
@@ -45,7 +57,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         var cell = PackedCell.blank
         cell.low = 0
         cell.high = 0
-        cell.style = style
+        cell.styleBits = PackedCell.bits(of: style)
         cell.width = 0
         return cell
     }
@@ -67,7 +79,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         }
         low = UInt64(littleEndian: bytes.0)
         high = UInt64(littleEndian: bytes.1) | UInt64(count) << 56
-        self.style = style
+        styleBits = PackedCell.bits(of: style)
         self.width = UInt8(clamping: width)
     }
 
@@ -75,7 +87,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
     init(overflow index: Int, style: Style, width: Int) {
         low = UInt64(index)
         high = PackedCell.overflowTag << 56
-        self.style = style
+        styleBits = PackedCell.bits(of: style)
         self.width = UInt8(clamping: width)
     }
 
@@ -94,6 +106,6 @@ struct PackedCell: Sendable, BitwiseCopyable {
     /// Same bytes, style and width: for two inline cells, the same cell.
     @inline(__always)
     func isBitwiseEqual(to other: PackedCell) -> Bool {
-        low == other.low && high == other.high && width == other.width && style == other.style
+        low == other.low && high == other.high && styleBits == other.styleBits && width == other.width
     }
 }

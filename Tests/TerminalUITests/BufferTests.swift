@@ -255,3 +255,33 @@ import Testing
         #expect(buffer.overflowCount <= 16)
     }
 }
+
+@Suite struct PackedCellTests {
+    /// A packed cell keeps the style as one word: every style must fit it and come back whole.
+    @Test func stylesFitAWordAndComeBackWhole() {
+        #expect(MemoryLayout<Style>.size <= MemoryLayout<UInt64>.size)
+        let colors: [Color] = [.default, .red, .brightWhite, .indexed(255), .indexed(16)]
+        for foreground in colors {
+            for background in colors {
+                for flags in 0..<16 {
+                    let style = Style(
+                        foreground: foreground, background: background, bold: flags & 1 != 0, dim: flags & 2 != 0,
+                        reverse: flags & 4 != 0, underline: flags & 8 != 0)
+                    let cell = PackedCell(scalar: "✓", style: style, width: 1)
+                    #expect(cell.style == style)
+                    #expect(cell.isBitwiseEqual(to: PackedCell(scalar: "✓", style: style, width: 1)))
+                    #expect(!cell.isBitwiseEqual(to: PackedCell(scalar: "✓", style: style.fg(.green), width: 1)) || style.foreground == .green)
+                }
+            }
+        }
+    }
+
+    @Test func scalarsAndStringsPackAlike() {
+        for scalar in ["a", "·", "✓", "日", "🚀", "\u{10FFFF}"] as [Unicode.Scalar] {
+            let direct = PackedCell(scalar: scalar, style: .plain, width: 1)
+            let viaString = PackedCell(inline: String(scalar), style: .plain, width: 1)
+            #expect(viaString.map(direct.isBitwiseEqual(to:)) == true)
+            #expect(direct.inlineSymbol == String(scalar))
+        }
+    }
+}
