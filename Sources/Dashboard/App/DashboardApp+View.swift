@@ -154,7 +154,8 @@ extension DashboardApp {
     private func renderCollapsed(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
         let capacity = area.height
         let first = max(0, min(selection - capacity + 1, visible.count - capacity))
-        let titleWidth = min(24, visible.map { DisplayWidth.of($0.spec.title) }.max() ?? 0)
+        var titleWidth = 0
+        for pane in visible { titleWidth = max(titleWidth, min(24, DisplayWidth.of(pane.spec.title))) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
             let pane = visible[index]
             let (mark, style) = marker(for: pane)
@@ -196,7 +197,18 @@ extension DashboardApp {
     /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
     func statusText(for pane: Pane) -> String {
         let parts = statusParts(for: pane)
-        return [parts.code, parts.latency, parts.state, parts.uptime, parts.spinner].compactMap { $0 }.joined(separator: " · ")
+        return Self.joinStatus([parts.code, parts.latency, parts.state, parts.uptime, parts.spinner])
+    }
+
+    /// The parts there are, joined by " · ". A plain loop: a closure here, isolated to the main
+    /// actor, would check the executor on every call, and this runs for every pane of every frame.
+    nonisolated static func joinStatus(_ parts: [String?]) -> String {
+        var text = ""
+        for case let part? in parts {
+            if !text.isEmpty { text += " · " }
+            text += part
+        }
+        return text
     }
 
     /// The title bar's text from longest to shortest: narrowing drops the latency, then the
@@ -206,7 +218,7 @@ extension DashboardApp {
         let variants = [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
         var texts: [String] = []
         for variant in variants {
-            let text = variant.compactMap { $0 }.joined(separator: " · ")
+            let text = Self.joinStatus(variant)
             if texts.last != text { texts.append(text) }
         }
         return texts
@@ -241,9 +253,12 @@ extension DashboardApp {
         if resource.isLoading { spinner = (code == nil && state == nil ? "loading " : "") + Spinner(tick: spinnerTick).symbol }
         if code == nil, state == nil, spinner == nil { state = isPaused ? "paused" : "waiting" }
         // From a few probes on: "up 100%" after one says nothing.
-        let uptime = history(for: pane).flatMap { history in
-            history.probes.count >= Self.probesForUptime ? Formatting.uptime(ok: history.okCount, of: history.probes.count) : nil
-        }.map { "up " + $0 }
+        var uptime: String?
+        if let history = history(for: pane), history.probes.count >= Self.probesForUptime,
+            let share = Formatting.uptime(ok: history.okCount, of: history.probes.count)
+        {
+            uptime = "up " + share
+        }
         return (code, latency, state, uptime, spinner)
     }
 
