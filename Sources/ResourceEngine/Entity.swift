@@ -75,7 +75,8 @@ public struct Entity: Sendable {
     }
 
     static func charset(in contentType: String?) -> String? {
-        guard let contentType else { return nil }
+        // Most content types have no parameters: no splitting (by grapheme) for those.
+        guard let contentType, contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2,

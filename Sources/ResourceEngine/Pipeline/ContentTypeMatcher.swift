@@ -18,25 +18,38 @@ public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
     /// True if `contentType` matches any pattern; parameters after `;` and spaces before it are
     /// ignored.
     public func matches(_ contentType: String) -> Bool {
-        var bytes = Array(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
-        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { bytes.removeLast() }
-        for index in bytes.indices { bytes[index] = ContentTypeMatcher.lowercased(bytes[index]) }
-        return compiled.contains { ContentTypeMatcher.match($0[...], bytes[...]) }
-    }
-
-    /// `*` is one or more bytes other than `/` and `+`; every other byte stands for itself.
-    private static func match(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        guard let head = pattern.first else { return text.isEmpty }
-        if head == UInt8(ascii: "*") {
-            var index = text.startIndex
-            while index < text.endIndex, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "+") {
-                index += 1
-                if match(pattern.dropFirst(), text[index...]) { return true }
+        var contentType = contentType
+        return contentType.withUTF8 { utf8 in
+            var end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.count
+            while end > 0, utf8[end - 1] == 0x20 || utf8[end - 1] == 0x09 || utf8[end - 1] == 0x0A || utf8[end - 1] == 0x0D { end -= 1 }
+            let text = UnsafeBufferPointer(rebasing: utf8[..<end])
+            for pattern in compiled {
+                if pattern.withUnsafeBufferPointer({ ContentTypeMatcher.match($0, 0, text, 0) }) { return true }
             }
             return false
         }
-        guard text.first == head else { return false }
-        return match(pattern.dropFirst(), text.dropFirst())
+    }
+
+    /// `*` is one or more bytes other than `/` and `+`; every other byte stands for itself, the
+    /// text's letters compared in lower case (the pattern is lower case already).
+    private static func match(_ pattern: UnsafeBufferPointer<UInt8>, _ p: Int, _ text: UnsafeBufferPointer<UInt8>, _ t: Int) -> Bool {
+        var p = p
+        var t = t
+        while p < pattern.count {
+            let head = pattern[p]
+            if head == UInt8(ascii: "*") {
+                var index = t
+                while index < text.count, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "+") {
+                    index += 1
+                    if match(pattern, p + 1, text, index) { return true }
+                }
+                return false
+            }
+            guard t < text.count, lowercased(text[t]) == head else { return false }
+            p += 1
+            t += 1
+        }
+        return t == text.count
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
