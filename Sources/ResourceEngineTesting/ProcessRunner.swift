@@ -38,7 +38,7 @@ public enum ProcessRunner {
 
     /// Runs `argv` and returns its exit status, standard output and standard error separately.
     public static func captureBlocking(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) throws -> Outcome {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-run-\(UUID().uuidString)").path
+        let base = ScratchDirectory.path("run")
         defer {
             unlink(base + ".out")
             unlink(base + ".err")

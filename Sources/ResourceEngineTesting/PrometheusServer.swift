@@ -30,7 +30,7 @@ public final class PrometheusServer: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw Failure(description: "\(binary) is missing: install Debian's prometheus package (.ci/run does)")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-prometheus-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: ScratchDirectory.path("prometheus"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let port = try freePort()
         let targets = (["127.0.0.1:\(port)"] + scrapeTargets).map { "\"\($0)\"" }.joined(separator: ", ")

@@ -45,7 +45,7 @@ public final class PythonTestServer: @unchecked Sendable {
     /// client certificate it signed is required.
     public init(certificate: TestCertificates.Pair? = nil, clientCA: String? = nil) throws {
         scheme = certificate == nil ? "http" : "https"
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-tls-\(UUID().uuidString)").path
+        directory = ScratchDirectory.path("tls")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let script = directory + "/server.py"
         try PythonTestServer.script.write(toFile: script, atomically: true, encoding: .utf8)

@@ -22,7 +22,7 @@ public final class TestCertificates: Sendable {
 
     /// Makes a fresh CA.
     public init(name: String = "Hammock Test CA") throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-pki-\(UUID().uuidString)").path
+        directory = ScratchDirectory.path("pki")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         caCertificate = directory + "/ca.pem"
         caKey = directory + "/ca.key"

@@ -34,7 +34,7 @@ public final class TmuxHarness {
     public private(set) var log: [String] = []
 
     public init(command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-\(UUID().uuidString)")
+        directory = URL(fileURLWithPath: ScratchDirectory.path("e2e"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socket = directory.appendingPathComponent("tmux.sock").path
         fifoPath = directory.appendingPathComponent("frames").path

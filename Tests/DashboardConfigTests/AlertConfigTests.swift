@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import ResourceEngine
+import ResourceEngineTesting
 import Testing
 
 /// `alerts:` read from the file: defaults, per-pane overrides, and each mistake named where it is.
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func aProgramNextToTheConfigIsFoundThere() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-alertcfg-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("alertcfg")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "#!/bin/sh\n".write(toFile: directory + "/on-alert.sh", atomically: true, encoding: .utf8)

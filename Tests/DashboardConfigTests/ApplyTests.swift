@@ -112,7 +112,7 @@ import Testing
     let broken = "service:\n  baseURL: https://x.test/\npanes:\n  - title: One\n    resourc: /one\n"
 
     private func tempFile(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-reload-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: ScratchDirectory.path("reload"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("hammock.yaml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)

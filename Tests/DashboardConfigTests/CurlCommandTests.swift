@@ -1,5 +1,6 @@
 @testable import DashboardConfig
 import Foundation
+import ResourceEngineTesting
 import Testing
 
 @Suite struct CurlCommandTests {
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func fileValuesBecomeCatAndLiteralSecretsAreMarked() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-curl-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("curl")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "file-SECRET\n".write(toFile: directory + "/token.txt", atomically: true, encoding: .utf8)

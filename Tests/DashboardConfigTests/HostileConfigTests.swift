@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import Glibc
+import ResourceEngineTesting
 import Testing
 
 /// No config value can trap, and no file can expand past a bound: numbers at their limits, and
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func aFileThatCannotBeReadSaysWhy() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-read-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("read")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         #expect(symlink(directory + "/b.yaml", directory + "/a.yaml") == 0 && symlink(directory + "/a.yaml", directory + "/b.yaml") == 0)
         func message(_ path: String) -> String {

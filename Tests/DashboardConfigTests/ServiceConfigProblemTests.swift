@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import ResourceEngineTesting
 import Testing
 
 /// `services:`, auth kinds, bodies and `${file:…}`: each mistake named at its line and column.
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func fileInterpolationReadsTheFileTrimmedAndItsValueIsSecret() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-file-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("file")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "file-secret-value\n\n".write(toFile: directory + "/key", atomically: true, encoding: .utf8)

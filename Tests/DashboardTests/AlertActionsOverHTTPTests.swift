@@ -31,7 +31,7 @@ import Testing
         var scheduler: ManualScheduler { live.scheduler }
 
         init(scripts: [String: String], yaml: String) async throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-alerts-\(UUID().uuidString)").path
+            directory = ScratchDirectory.path("alerts")
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             for (name, text) in scripts {
                 try text.replacingOccurrences(of: "DIR", with: directory).write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)

@@ -209,7 +209,7 @@ import Testing
     }
 
     @Test func notifyIsSkippedWithAClearMessageWhereNoNotifierIsInstalled() async throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-nopath-\(UUID().uuidString)").path
+        let empty = ScratchDirectory.path("nopath")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
         let h = try DashboardHarness("""
@@ -354,7 +354,7 @@ extension AlertTests {
 
 extension AlertTests {
     @Test func notifyRunsTheInstalledNotifierWithTheHeadlineAndMessage() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-notify-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("notify")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > '\(directory)/args.tmp'\nmv '\(directory)/args.tmp' '\(directory)/args.txt'\n"

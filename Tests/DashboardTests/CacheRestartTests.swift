@@ -9,7 +9,7 @@ import Testing
 /// A restarted dashboard shows the last data and history at once, then refreshes.
 @MainActor
 @Suite struct CacheRestartTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-restart-\(UUID().uuidString)")
+    let directory = URL(fileURLWithPath: ScratchDirectory.path("restart"))
     let network = FakeNetworkingProvider()
     let clock = ManualClock(start: 800_000_000)
     let yaml = """

@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func reloadFromAFileOnDisk() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-dash-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: ScratchDirectory.path("dash"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("hammock.yaml").path
         try "service:\n  baseURL: https://api.test/\npanes:\n  - title: One\n    resource: /one\n".write(toFile: path, atomically: true, encoding: .utf8)

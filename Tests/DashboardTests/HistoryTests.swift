@@ -55,7 +55,7 @@ import Testing
 
 @Suite struct HistoryStoreTests {
     @Test func whatIsReadBackIsCheckedAndKeptToTheConfiguredCapacity() throws {
-        let location = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-history-\(UUID().uuidString)")
+        let location = URL(fileURLWithPath: ScratchDirectory.path("history"))
         let store = HistoryStore(directory: location)
         var history = ProbeHistory(capacity: 500)
         for i in 0..<500 { history.append(.init(time: Double(i), latency: 0.01, statusCode: 200, ok: true)) }

@@ -71,7 +71,7 @@ import Testing
         let h = try harness()
         h.app.start()
         try await h.settle()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-metrics-\(UUID().uuidString).txt").path
+        let file = ScratchDirectory.path("metrics", extension: ".txt")
         defer { unlink(file) }
         try MetricsExposition.render(h.app, location: "eu-1").write(toFile: file, atomically: true, encoding: .utf8)
         h.app.stop()

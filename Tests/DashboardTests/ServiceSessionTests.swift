@@ -17,7 +17,7 @@ import Testing
 
     init() throws {
         server = try PythonTestServer()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-sessions-\(UUID().uuidString)").path
+        directory = ScratchDirectory.path("sessions")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 

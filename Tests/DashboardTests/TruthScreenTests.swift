@@ -323,7 +323,7 @@ import Testing
 /// `hammock demo` outside the project writes its config where no one else can reach it.
 @Suite struct DemoPrivateCopyTests {
     @Test func eachRunGetsAFreshPrivateDirectoryNeverAPredictableOne() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-demo-parent-\(UUID().uuidString)").path
+        let parent = ScratchDirectory.path("demo-parent")
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         // What another user could prepare: the old predictable name, open to all.
         let planted = parent + "/hammock-demo-\(getpid())"

@@ -29,7 +29,7 @@ import Testing
     func theBellReachesThePtyWhenAPaneStartsFailing() async throws {
         let api = try await DemoProcess.start()
         defer { api.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bell-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("bell")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/bell.yaml"

@@ -26,7 +26,7 @@ import Testing
     }
 
     private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-cli-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: ScratchDirectory.path("cli"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }

@@ -9,7 +9,7 @@ struct DemoEndToEndTests {
     @Test func demoShowsDataTakesKeysResizesAndRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
-            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
         var screen = try tmux.waitForScreen("the demo's data") { lines in
             lines.contains { $0.contains("status   UP") } && lines.contains { $0.contains("Payment gateway unavailable") }
         }
@@ -45,7 +45,7 @@ struct DemoEndToEndTests {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
             environment: ["TZ": "XYZ-5:45", "no_proxy": "127.0.0.1,localhost",
-                          "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+                          "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
         let before = Date()
         let screen = try tmux.waitForScreen("the header") { $0.first?.hasSuffix("? help") == true }
         let after = Date()
@@ -62,7 +62,7 @@ struct DemoEndToEndTests {
     func aFatalSignalRestoresTheTerminalToo(signal: Int32) throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && SWIFT_BACKTRACE=enable=no '\(CLITests.binary)' demo 2>/dev/null", columns: 80, rows: 24,
-            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
         let pid = try tmux.waitForFrame(size: "80x24")
         kill(pid, signal)
         #expect(try tmux.waitForExit() == "exit \(128 + signal) icanon echo")
@@ -73,7 +73,7 @@ struct DemoEndToEndTests {
     @Test func sigtermWhileRunningRestoresTheTerminal() throws {
         let tmux = try TmuxHarness(
             command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 80, rows: 24,
-            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("hammock-e2e-cache-\(UUID().uuidString)").path])
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
         let pid = try tmux.waitForFrame(size: "80x24")
         kill(pid, SIGTERM)
         let exitLine = try tmux.waitForExit()
@@ -88,7 +88,7 @@ struct StartUpAtScaleEndToEndTests {
         // A port nothing listens on: every load fails fast, and there are ten thousand of them.
         var yaml = "service:\n  baseURL: http://127.0.0.1:1/\npanes:\n"
         for i in 0..<panes { yaml += "  - { title: P\(i), resource: /p/\(i), every: 1s }\n" }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-big-\(UUID().uuidString).yaml").path
+        let path = ScratchDirectory.path("big", extension: ".yaml")
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -46,7 +46,7 @@ import Testing
     func twoProbersAtTwoLocationsReachPrometheusAndTheFleetDashboard() async throws {
         let api = try await DemoProcess.start()
         defer { api.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-fleet-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("fleet")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/probe.yaml"
@@ -103,7 +103,7 @@ import Testing
     @Test func serveSaysWhyItCannotListenAndServesNothingButReads() async throws {
         let api = try await DemoProcess.start()
         defer { api.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-serve-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("serve")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/probe.yaml"

@@ -9,7 +9,7 @@ import Testing
     func oPagesTheBodyAndTheScreenComesBack() async throws {
         let api = try await DemoProcess.start()
         defer { api.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-pager-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("pager")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let stub = directory + "/pager.sh"

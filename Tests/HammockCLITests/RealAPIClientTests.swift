@@ -11,7 +11,7 @@ import Testing
 
     init() throws {
         pki = try TestCertificates()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-clients-\(UUID().uuidString)").path
+        directory = ScratchDirectory.path("clients")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // Configs name the CA by a path relative to themselves.
         try FileManager.default.copyItem(atPath: pki.caCertificate, toPath: directory + "/ca.pem")

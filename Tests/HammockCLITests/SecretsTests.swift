@@ -28,7 +28,7 @@ import Testing
     static func leaks(_ text: String) -> [String] { forbidden.filter { text.contains($0) } }
 
     private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-secrets-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: ScratchDirectory.path("secrets"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }
@@ -173,7 +173,7 @@ import Testing
     @Test func sessionsTokensAndFilesAreRedactedInEveryOutput() async throws {
         let server = try PythonTestServer()
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-session-secrets-\(UUID().uuidString)").path
+        let directory = ScratchDirectory.path("session-secrets")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "file-token-4242\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
         let path = directory + "/sessions.yaml"
@@ -224,7 +224,7 @@ import Testing
 /// Nothing Hammock prints can drive the terminal, and nothing of the user's is replaced.
 @Suite(.serialized) struct TerminalAndFilesTests {
     private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-files-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: ScratchDirectory.path("files"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }

@@ -4,7 +4,7 @@ import ResourceEngineTesting
 import Testing
 
 private func temporaryDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("hammock-cache-\(UUID().uuidString)")
+    URL(fileURLWithPath: ScratchDirectory.path("cache"))
 }
 
 /// The entry files in a cache's own directory (not the marker).
