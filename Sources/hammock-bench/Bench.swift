@@ -14,6 +14,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
+///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
@@ -26,6 +27,7 @@ struct Bench {
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
+                       hammock-bench instructions [--endpoints 50] [--seconds 30] [--origin builtin|nginx]
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -63,6 +65,11 @@ struct Bench {
                 try await LinkOrder.run(output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] } ?? "Sources/hammock/hammock.order")
                 return
             }
+            if arguments.first == "instructions" {
+                try await InstructionCount.run(
+                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30)
+                return
+            }
             if arguments.first == "soak" {
                 try await Soak.run(
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
@@ -84,9 +91,9 @@ struct Bench {
     static func usageProblem(_ arguments: [String]) -> String? {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
-        let commands = ["engine", "soak", "serve", "link-order"]
+        let commands = ["engine", "soak", "serve", "link-order", "instructions"]
         let flags = ["--quick", "--floor", "--floor-curl"]
-        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin"]
+        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds"]
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -99,7 +106,7 @@ struct Bench {
                 if argument == "--sizes", arguments[index + 1].split(separator: ",").contains(where: { (Int($0) ?? 0) <= 0 }) {
                     return "--sizes takes endpoint counts separated by commas, e.g. 50,200"
                 }
-                if argument == "--minutes" || argument == "--endpoints", (Double(arguments[index + 1]) ?? 0) <= 0 {
+                if argument == "--minutes" || argument == "--endpoints" || argument == "--seconds", (Double(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive number"
                 }
                 if argument == "--origin" {
@@ -236,6 +243,7 @@ enum Soak {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
         let server = try await EndToEndBench.startServer()
         let path = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         var dashboard: EndToEndBench.DashboardRun?
         let pid: pid_t
         if let floor {

@@ -52,6 +52,7 @@ enum EndToEndBench {
     static func dashboard(hammock: String, endpoints: Int, seconds: Double, every: String = "1s", warmup: Double = 3) async throws -> Result {
         let server = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL, every: every)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try DashboardRun(hammock: hammock, config: path)
         try await Task.sleep(for: .seconds(warmup))
         _ = await server.probes()
@@ -68,6 +69,7 @@ enum EndToEndBench {
     static func serve(hammock: String, endpoints: Int, seconds: Double, warmup: Double) async throws -> Result {
         let server = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let pid = try spawn([hammock, "serve", path, "--listen", "127.0.0.1:0"])
         let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         await server.stop()
@@ -80,6 +82,7 @@ enum EndToEndBench {
     static func startUp(hammock: String, panes: Int, runs: Int = 3) async throws -> Double {
         let server = try await startServer()
         let path = try config(endpoints: panes, baseURL: server.baseURL, every: "1m")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         var times: [Double] = []
         for _ in 0..<runs {
             let run = try DashboardRun(hammock: hammock, config: path)
@@ -241,6 +244,7 @@ enum EndToEndBench {
         defer { unlink(countFile) }
         let server = try await startServer()
         let path = try config(endpoints: endpoints, baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try DashboardRun(hammock: hammock, config: path, environment: ["LD_PRELOAD": library, "HAMMOCK_MALLOC_COUNT_FILE": countFile])
         try await Task.sleep(for: .seconds(warmup))
         let before = readCount(countFile)

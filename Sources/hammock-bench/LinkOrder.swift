@@ -15,21 +15,15 @@ enum LinkOrder {
                        "Enter", "Escape", "r", "R", "p", "p", "Tab", "z", "z", "Escape", "End", "Home"]
 
     static func run(output: String) async throws {
-        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw TmuxHarness.Failure(description: "link-order needs valgrind: sudo apt-get install valgrind")
-        }
-        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-link-order-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        // Valgrind cannot read the debug information Swift writes; the symbol table is enough.
-        let copy = work.appendingPathComponent("hammock").path
-        let stripped = try ProcessRunner.captureBlocking(["objcopy", "--strip-debug", hammock, copy], timeout: 120)
-        guard stripped.status == 0 else { throw TmuxHarness.Failure(description: "objcopy --strip-debug failed: \(stripped.output)") }
+        let (valgrind, copy) = try callgrindReady(in: work, for: "link-order")
         let functions = try functionSymbols(in: copy)
 
         let server = try await EndToEndBench.startServer()
         let config = try EndToEndBench.config(endpoints: 50, baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(atPath: config) }
         // Runs in order of importance: the linker places sections in the order their first listed
         // function appears, so a plain dashboard's functions come first and the demo server's after.
         var runs: [Set<String>] = []
@@ -67,6 +61,21 @@ enum LinkOrder {
             """
         try (header + ordered.joined(separator: "\n") + "\n").write(toFile: output, atomically: true, encoding: .utf8)
         print("\(ordered.count) functions → \(output)")
+        // SwiftPM does not know the list is a link input.
+        print("to link with it: rm .build/*/hammock && swift build -c release --static-swift-stdlib")
+    }
+
+    /// valgrind's path and a copy of the release `hammock` in `work` that it can read: valgrind
+    /// 3.19 cannot read the debug information lld writes; the symbol table is enough.
+    static func callgrindReady(in work: URL, for command: String) throws -> (valgrind: String, hammock: String) {
+        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw TmuxHarness.Failure(description: "\(command) needs valgrind: sudo apt-get install valgrind")
+        }
+        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
+        let copy = work.appendingPathComponent("hammock").path
+        let stripped = try ProcessRunner.captureBlocking(["objcopy", "--strip-debug", hammock, copy], timeout: 120)
+        guard stripped.status == 0 else { throw TmuxHarness.Failure(description: "objcopy --strip-debug failed: \(stripped.output)") }
+        return (valgrind, copy)
     }
 
     /// The names of the functions defined in `binary` (`nm`'s t, T, w and W symbols).

@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import ResourceEngineTesting
+
+/// `hammock-bench instructions`: user-space instructions per probe of the release dashboard,
+/// counted by callgrind, which unlike a CPU reading repeats to within a percent from run to run.
+///
+/// The dashboard polls N endpoints every second under tmux at 200×60, drawing for real; after a
+/// warm-up callgrind's counters are zeroed, then read after the window, and the total is divided
+/// by the probes the origin answered in between. Frames are included; the kernel's share (sockets,
+/// wake-ups, the terminal) is not.
+enum InstructionCount {
+    static func run(endpoints: Int, seconds: Double) async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-instructions-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (valgrind, copy) = try LinkOrder.callgrindReady(in: work, for: "instructions")
+        let server = try await EndToEndBench.startServer()
+        let config = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let profile = work.appendingPathComponent("profile").path
+        let command = "'\(valgrind)' --tool=callgrind --callgrind-out-file='\(profile)' '\(copy)' '\(config)' --no-cache 2>/dev/null"
+        let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        // Under callgrind everything is ~50 times slower: the first frame takes seconds.
+        let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
+        if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock under callgrind ended: \(first)") }
+        try await Task.sleep(for: .seconds(20))
+        try control(["-z"])
+        _ = await server.probes()
+        try await Task.sleep(for: .seconds(seconds))
+        try control(["-d"])
+        let probes = await server.probes()
+        try tmux.sendKeys("q")
+        _ = try tmux.waitForLine(timeout: 120, "exit") { $0.hasPrefix("exit") }
+        await server.stop()
+        let instructions = try total(profile + ".1")
+        guard probes > 0 else { throw TmuxHarness.Failure(description: "no probe answered in \(seconds) s") }
+        print("\(endpoints) endpoints, \(Int(seconds)) s: \(probes) probes, \(instructions) instructions")
+        print("instructions per probe: \(instructions / UInt64(probes))  (user space, every thread, frames included)")
+    }
+
+    /// `callgrind_control` on every callgrind process of this user (the bench runs one).
+    private static func control(_ arguments: [String]) throws {
+        let outcome = try ProcessRunner.captureBlocking(["callgrind_control"] + arguments, timeout: 60)
+        guard outcome.status == 0 else { throw TmuxHarness.Failure(description: "callgrind_control \(arguments.joined(separator: " ")) failed: \(outcome.output)") }
+    }
+
+    /// The instruction count a dump reports (`summary:` or `totals:`).
+    static func total(_ dump: String) throws -> UInt64 {
+        let text = try String(contentsOfFile: dump, encoding: .utf8)
+        for line in text.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+            if let value = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) { return value }
+        }
+        throw TmuxHarness.Failure(description: "no instruction total in \(dump)")
+    }
+}
