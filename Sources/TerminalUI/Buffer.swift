@@ -148,7 +148,15 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// Fills `rect` with `cell`.
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         let r = rect.intersection(area)
-        for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y] = cell } }
+        guard let packed = PackedCell(inline: cell.symbol, style: cell.style, width: cell.width) else {
+            for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y] = cell } }
+            return
+        }
+        // Packed once, copied into every cell (borders, blank areas).
+        for y in r.y..<r.bottom {
+            let row = (y - area.y) * area.width - area.x
+            for x in r.x..<r.right { storage[row + x] = packed }
+        }
     }
 
     /// Makes every cell blank.

@@ -33,6 +33,22 @@ import Testing
         #expect(history.sparklineValues == [0.01, 1.5, nil])
     }
 
+    /// Percentiles come from latencies kept in order as probes arrive and leave; they must match
+    /// sorting the kept probes, through repeats, failures, unmet answers and the window sliding.
+    @Test func percentilesFollowTheWindowAsItSlides() {
+        var history = ProbeHistory(capacity: 7)
+        for step in 0..<500 {
+            let ms = Double((step * 7_919 + step / 3) % 12 + 1) * 10
+            let kind = step % 5
+            history.append(.init(time: Double(step), latency: ms / 1000, statusCode: 200, ok: kind != 0, answered: kind != 0 || step % 2 == 0))
+            let expected = history.probes.filter(\.answered).map(\.latency).sorted()
+            for p in [0.0, 10, 50, 95, 100] {
+                let rank = Int((p / 100 * Double(expected.count)).rounded(.up))
+                #expect(history.percentile(p) == (expected.isEmpty ? nil : expected[min(expected.count, max(1, rank)) - 1]))
+            }
+        }
+    }
+
     @Test func keepsTheLastN() {
         var history = ProbeHistory(capacity: 3)
         for ms in [1.0, 2, 3, 4, 5] { history.append(probe(ms)) }

@@ -36,16 +36,28 @@ public struct ProbeHistory: Sendable, Equatable {
     public mutating func append(_ probe: Probe) {
         probes.append(probe)
         if probe.ok { okCount += 1 }
+        if probe.answered, probe.latency.isFinite {
+            orderedLatencies.insert(probe.latency, at: orderedLatencies.firstIndex { $0 > probe.latency } ?? orderedLatencies.count)
+        }
         if probes.count > capacity {
             let dropped = probes.count - capacity
-            okCount -= probes.prefix(dropped).lazy.filter(\.ok).count
+            for old in probes.prefix(dropped) {
+                if old.ok { okCount -= 1 }
+                if old.answered, old.latency.isFinite, let index = orderedLatencies.firstIndex(of: old.latency) {
+                    orderedLatencies.remove(at: index)
+                }
+            }
             probes.removeFirst(dropped)
         }
     }
 
+    /// The answered probes' latencies in order, kept as probes come and go: title bars ask for
+    /// two percentiles of every pane on every frame.
+    private var orderedLatencies: [TimeInterval] = []
+
     /// The latency at percentile `p` (0…100) of the answered probes, or nil if there are none.
     public func percentile(_ p: Double) -> TimeInterval? {
-        let latencies = probes.filter(\.answered).map(\.latency).sorted()
+        let latencies = orderedLatencies
         guard !latencies.isEmpty else { return nil }
         let rank = Int((p / 100 * Double(latencies.count)).rounded(.up))
         return latencies[min(latencies.count, max(1, rank)) - 1]

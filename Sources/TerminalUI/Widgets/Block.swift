@@ -30,15 +30,11 @@ public struct Block: Widget {
         let top = area.y, bottom = area.bottom - 1, left = area.x, right = area.right - 1
         let horizontal = Cell("─", style: borderStyle)
         let vertical = Cell("│", style: borderStyle)
-        for x in left...right {
-            buffer[x, top] = horizontal
-            if area.height > 1 { buffer[x, bottom] = horizontal }
-        }
+        buffer.fill(Rect(x: left, y: top, width: area.width, height: 1), with: horizontal)
+        if area.height > 1 { buffer.fill(Rect(x: left, y: bottom, width: area.width, height: 1), with: horizontal) }
         if area.height > 2 {
-            for y in (top + 1)..<bottom {
-                buffer[left, y] = vertical
-                buffer[right, y] = vertical
-            }
+            buffer.fill(Rect(x: left, y: top + 1, width: 1, height: area.height - 2), with: vertical)
+            buffer.fill(Rect(x: right, y: top + 1, width: 1, height: area.height - 2), with: vertical)
         }
         buffer[left, top] = Cell("┌", style: borderStyle)
         buffer[right, top] = Cell("┐", style: borderStyle)
