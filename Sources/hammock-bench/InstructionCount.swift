@@ -14,16 +14,12 @@ enum InstructionCount {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-instructions-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let (valgrind, copy) = try LinkOrder.callgrindReady(in: work, for: "instructions")
+        let (valgrind, copy) = try Callgrind.ready(in: work, for: "instructions")
         let server = try await EndToEndBench.startServer()
         let config = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
         defer { try? FileManager.default.removeItem(atPath: config) }
         let profile = work.appendingPathComponent("profile").path
-        let command = "'\(valgrind)' --tool=callgrind --callgrind-out-file='\(profile)' '\(copy)' '\(config)' --no-cache 2>/dev/null"
-        let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
-        // Under callgrind everything is ~50 times slower: the first frame takes seconds.
-        let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
-        if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock under callgrind ended: \(first)") }
+        let tmux = try Callgrind.start(valgrind: valgrind, hammock: copy, arguments: "'\(config)' --no-cache", profile: profile)
         try await Task.sleep(for: .seconds(20))
         try control(["-z"])
         _ = await server.probes()

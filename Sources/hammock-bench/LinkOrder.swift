@@ -18,7 +18,7 @@ enum LinkOrder {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-link-order-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let (valgrind, copy) = try callgrindReady(in: work, for: "link-order")
+        let (valgrind, copy) = try Callgrind.ready(in: work, for: "link-order")
         let functions = try functionSymbols(in: copy)
 
         let server = try await EndToEndBench.startServer()
@@ -30,11 +30,7 @@ enum LinkOrder {
         for (name, arguments) in [("bench", "'\(config)'"), ("demo", "demo")] {
             print("callgrind: hammock \(name)…")
             let profile = work.appendingPathComponent("\(name).callgrind").path
-            let command = "'\(valgrind)' --tool=callgrind --demangle=no --callgrind-out-file='\(profile)' '\(copy)' \(arguments) 2>/dev/null"
-            let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
-            // Under callgrind everything is ~50 times slower: the first frame takes seconds.
-            let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
-            if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock \(name) under callgrind ended: \(first)") }
+            let tmux = try Callgrind.start(valgrind: valgrind, hammock: copy, arguments: arguments, profile: profile, options: "--demangle=no")
             try await Task.sleep(for: .seconds(20))
             for key in keys {
                 try tmux.sendKeys(key)
@@ -63,19 +59,6 @@ enum LinkOrder {
         print("\(ordered.count) functions → \(output)")
         // SwiftPM does not know the list is a link input.
         print("to link with it: rm .build/*/hammock && swift build -c release --static-swift-stdlib")
-    }
-
-    /// valgrind's path and a copy of the release `hammock` in `work` that it can read: valgrind
-    /// 3.19 cannot read the debug information lld writes; the symbol table is enough.
-    static func callgrindReady(in work: URL, for command: String) throws -> (valgrind: String, hammock: String) {
-        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw TmuxHarness.Failure(description: "\(command) needs valgrind: sudo apt-get install valgrind")
-        }
-        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
-        let copy = work.appendingPathComponent("hammock").path
-        let stripped = try ProcessRunner.captureBlocking(["objcopy", "--strip-debug", hammock, copy], timeout: 120)
-        guard stripped.status == 0 else { throw TmuxHarness.Failure(description: "objcopy --strip-debug failed: \(stripped.output)") }
-        return (valgrind, copy)
     }
 
     /// The names of the functions defined in `binary` (`nm`'s t, T, w and W symbols).

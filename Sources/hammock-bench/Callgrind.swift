@@ -1,0 +1,28 @@
+import Foundation
+import ResourceEngineTesting
+
+/// The release `hammock` under callgrind, for `link-order` and `instructions`.
+enum Callgrind {
+    /// valgrind's path and a copy of the release `hammock` in `work` that it can read: valgrind
+    /// 3.19 cannot read the debug information lld writes; the symbol table is enough.
+    static func ready(in work: URL, for command: String) throws -> (valgrind: String, hammock: String) {
+        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw TmuxHarness.Failure(description: "\(command) needs valgrind: sudo apt-get install valgrind")
+        }
+        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
+        let copy = work.appendingPathComponent("hammock").path
+        let stripped = try ProcessRunner.captureBlocking(["objcopy", "--strip-debug", hammock, copy], timeout: 120)
+        guard stripped.status == 0 else { throw TmuxHarness.Failure(description: "objcopy --strip-debug failed: \(stripped.output)") }
+        return (valgrind, copy)
+    }
+
+    /// `hammock ARGUMENTS` under callgrind in tmux at 200×60, once it has drawn its first frame.
+    static func start(valgrind: String, hammock: String, arguments: String, profile: String, options: String = "") throws -> TmuxHarness {
+        let command = "'\(valgrind)' --tool=callgrind \(options) --callgrind-out-file='\(profile)' '\(hammock)' \(arguments) 2>/dev/null"
+        let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        // Under callgrind everything is ~50 times slower: the first frame takes seconds.
+        let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
+        if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock \(arguments) under callgrind ended: \(first)") }
+        return tmux
+    }
+}
