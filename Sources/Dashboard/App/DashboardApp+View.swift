@@ -211,17 +211,18 @@ extension DashboardApp {
         return text
     }
 
-    /// The title bar's text from longest to shortest: narrowing drops the latency, then the
-    /// status code; the state (error, unmet, the data's age) and the spinner stay to the last.
-    func statusTexts(for pane: Pane) -> [String] {
+    /// The longest title-bar status that fits `room` columns with a space each side, else the
+    /// shortest: narrowing drops the uptime, the latency, then the status code; the state (error,
+    /// unmet, the data's age) and the spinner stay to the last. Built one variant at a time: this
+    /// runs for every pane of every frame, and the longest nearly always fits.
+    func statusText(for pane: Pane, fitting room: Int) -> String {
         let (code, latency, state, uptime, spinner) = statusParts(for: pane)
-        let variants = [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]]
-        var texts: [String] = []
-        for variant in variants {
-            let text = Self.joinStatus(variant)
-            if texts.last != text { texts.append(text) }
+        var text = ""
+        for variant in [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]] {
+            text = Self.joinStatus(variant)
+            if DisplayWidth.of(text) + 2 <= room { return text }
         }
-        return texts
+        return text
     }
 
     /// The pieces of a title bar's status; nil where a piece does not apply.
@@ -273,8 +274,7 @@ extension DashboardApp {
         if pane.resource.configuration(for: pane.spec.method).transport.tls.insecure { title += " · TLS unverified" }
         // The longest status that leaves the title a few cells; the title gives way first.
         let room = area.width - 2 - min(DisplayWidth.of(title) + 2, 4) - 1
-        let texts = statusTexts(for: pane)
-        let status = texts.first { DisplayWidth.of($0) + 2 <= room } ?? texts[texts.count - 1]
+        let status = statusText(for: pane, fitting: room)
         let block = Block(
             title: title, rightTitle: status, borderStyle: border,
             titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
