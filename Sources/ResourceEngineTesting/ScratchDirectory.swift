@@ -21,9 +21,8 @@ public enum ScratchDirectory {
     public static var root: String { made }
 
     private static let made: String = {
-        let temporary = FileManager.default.temporaryDirectory.path
-        removeRootsOfDeadProcesses(in: temporary)
-        let root = temporary + "/hammock-tests-\(getpid())"
+        removeRootsOfDeadProcesses(in: FileManager.default.temporaryDirectory.path)
+        let root = rootOfThisProcess
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         atexit { try? FileManager.default.removeItem(atPath: ScratchDirectory.rootOfThisProcess) }
         return root

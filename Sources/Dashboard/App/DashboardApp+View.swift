@@ -196,8 +196,7 @@ extension DashboardApp {
 
     /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
     func statusText(for pane: Pane) -> String {
-        let parts = statusParts(for: pane)
-        return Self.joinStatus([parts.code, parts.latency, parts.state, parts.uptime, parts.spinner])
+        statusText(for: pane, fitting: .max)
     }
 
     /// The parts there are, joined by " · ". A plain loop: a closure here, isolated to the main
