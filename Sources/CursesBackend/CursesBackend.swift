@@ -12,6 +12,8 @@ public final class CursesBackend: Backend {
     private let window: UnsafeMutablePointer<WINDOW>
     private var pairs: [PairKey: Int16] = [:]
     private var nextPair: Int16 = 1
+    /// The wide characters of the run being drawn, kept between frames.
+    private var run: [wchar_t] = []
     /// How many colours the terminal offers (0 for none).
     public let colorCount: Int
     /// False once the session has restored the terminal: a late frame must not re-enter curses
@@ -37,21 +39,38 @@ public final class CursesBackend: Backend {
         var index = 0
         while index < updates.count {
             let first = updates[index]
-            var text = first.cell.symbol
-            var end = first.x + max(1, DisplayWidth.of(grapheme: first.cell.symbol))
+            run.removeAll(keepingCapacity: true)
+            appendScalars(of: first)
+            var end = first.x + first.columns
             var next = index + 1
             while next < updates.count, updates[next].y == first.y, updates[next].x == end,
-                updates[next].cell.style == first.cell.style
+                updates[next].hasSameStyle(as: first)
             {
-                text += updates[next].cell.symbol
-                end += max(1, DisplayWidth.of(grapheme: updates[next].cell.symbol))
+                appendScalars(of: updates[next])
+                end += updates[next].columns
                 next += 1
             }
-            apply(first.cell.style)
-            _ = mvwaddstr(window, Int32(first.y), Int32(first.x), text)
+            apply(first.style)
+            _ = mvwaddnwstr(window, Int32(first.y), Int32(first.x), run, Int32(run.count))
             index = next
         }
         _ = wattr_set(window, NC_A_NORMAL, 0, nil)
+    }
+
+    /// The cell's grapheme as wide characters onto `run` (ncurses takes them as they are; a
+    /// multibyte string it decodes byte by byte).
+    private func appendScalars(of update: CellUpdate) {
+        if let scalar = update.scalar {
+            run.append(wchar_t(bitPattern: scalar.value))
+            return
+        }
+        update.withUTF8 { bytes in
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                run.append(wchar_t(bitPattern: scalar.value))
+            }
+        }
     }
 
     public func flush() {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A screen (or part of one) as a grid of cells: what widgets draw into and the diff compares.
 ///
 /// Text is written with `setString`, which sanitises it and lays out wide graphemes, so nothing in
@@ -71,7 +75,11 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// The cell at (x, y); a blank cell outside the area.
     public subscript(x: Int, y: Int) -> Cell {
         get { index(x, y).map(cell(at:)) ?? .blank }
-        set { if let i = index(x, y) { store(newValue.symbol, style: newValue.style, width: newValue.width, at: i) } }
+        set {
+            guard let i = index(x, y) else { return }
+            store(newValue.symbol, style: newValue.style, width: newValue.width, at: i)
+            mendSplitGraphemes(y: y, from: x, to: x + 1)
+        }
     }
 
     /// Writes `text` from (x, y) on one line, sanitised, clipped at `maxWidth` columns and at the
@@ -79,6 +87,12 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     @discardableResult
     public mutating func setString(x: Int, y: Int, _ text: String, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard y >= area.y, y < area.bottom else { return x }
+        let end = layOut(x: x, y: y, text, style: style, maxWidth: maxWidth)
+        mendSplitGraphemes(y: y, from: x, to: end)
+        return end
+    }
+
+    private mutating func layOut(x: Int, y: Int, _ text: String, style: Style, maxWidth: Int?) -> Int {
         let limit = min(area.right, maxWidth.map { x + max(0, $0) } ?? area.right)
         var column = x
         // Printable ASCII (most of a dashboard): one cell per byte, no grapheme breaking.
@@ -156,6 +170,21 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         for y in r.y..<r.bottom {
             let row = (y - area.y) * area.width - area.x
             for x in r.x..<r.right { storage[row + x] = packed }
+            mendSplitGraphemes(y: y, from: r.x, to: r.right)
+        }
+    }
+
+    /// After columns `start..<end` of row `y` were written: a wide grapheme that lost one of its
+    /// halves to them is a blank in its style, as a terminal shows it. Left as it was, the diff
+    /// would skip the cell after a wide grapheme's first half (its continuation, it thinks) and
+    /// what was written there would never reach the screen.
+    private mutating func mendSplitGraphemes(y: Int, from start: Int, to end: Int) {
+        guard start < end else { return }
+        if start > area.x, let i = index(start, y), storage[i - 1].width == 2, !storage[i].isContinuation {
+            storage[i - 1] = PackedCell(ascii: 0x20, style: storage[i - 1].style)
+        }
+        if end < area.right, let i = index(end, y), storage[i].isContinuation, storage[i - 1].width != 2 {
+            storage[i] = PackedCell(ascii: 0x20, style: storage[i].style)
         }
     }
 
@@ -210,36 +239,98 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         var toSkip = 0
         var invalidated = 0
         let width = area.width
+        // Without long graphemes on either side, equal bytes are equal cells: a row whose bytes
+        // did not change (most rows of most frames) is passed over with one comparison.
+        let rowsComparable = overflow.isEmpty && next.overflow.isEmpty
         storage.withUnsafeBufferPointer { old in
             next.storage.withUnsafeBufferPointer { new in
-                for i in new.indices {
+                var i = 0
+                while i < new.count {
+                    if rowsComparable, toSkip == 0, invalidated == 0, i % width == 0,
+                        Buffer.sameRow(from: i, width: width, old, new)
+                    {
+                        i += width
+                        continue
+                    }
                     let cell = new[i]
                     let currentWidth = max(1, Int(cell.width))
                     // Equal bits of an inline cell are the same cell; anything else is looked at.
                     let differs = cell.isBitwiseEqual(to: old[i]) && !cell.isOverflow ? false : !next.same(i, as: i, in: self)
                     if toSkip == 0, invalidated > 0 || differs {
-                        updates.append(CellUpdate(x: area.x + i % width, y: area.y + i / width, cell: next.cell(at: i)))
+                        updates.append(next.update(at: i))
                     }
                     toSkip = cell.isContinuation ? max(0, toSkip - 1) : currentWidth - 1
                     let affected = max(currentWidth, max(1, Int(old[i].width)))
                     invalidated = max(affected, invalidated) - 1
+                    i += 1
                 }
             }
         }
         return updates
     }
 
+    /// The row starting at `start` has the same bytes in both, and its last cell is narrow in
+    /// both (so nothing of it reaches into the next row).
+    private static func sameRow(from start: Int, width: Int, _ old: UnsafeBufferPointer<PackedCell>, _ new: UnsafeBufferPointer<PackedCell>) -> Bool {
+        let last = start + width - 1
+        guard old[last].width <= 1, new[last].width <= 1 else { return false }
+        let bytes = width * MemoryLayout<PackedCell>.stride
+        return memcmp(old.baseAddress! + start, new.baseAddress! + start, bytes) == 0
+    }
+
+    private func update(at i: Int) -> CellUpdate {
+        let packed = storage[i]
+        return CellUpdate(
+            x: area.x + i % area.width, y: area.y + i / area.width, packed: packed,
+            long: packed.isOverflow ? overflow[packed.overflowIndex] : nil)
+    }
+
     /// Every cell as an update, for a full redraw.
     public var allCells: [CellUpdate] {
-        storage.indices.compactMap { i in
-            storage[i].isContinuation ? nil : CellUpdate(x: area.x + i % area.width, y: area.y + i / area.width, cell: cell(at: i))
-        }
+        storage.indices.compactMap { i in storage[i].isContinuation ? nil : update(at: i) }
     }
 }
 
 /// One cell to draw at a position.
+///
+/// Kept as the buffer keeps it (packed bytes), so a frame's updates are made and copied without
+/// a `String` each; a backend reads the grapheme with `withUTF8`, tests read `cell`.
 public struct CellUpdate: Sendable, Equatable {
     public let x: Int
     public let y: Int
-    public let cell: Cell
+    private let packed: PackedCell
+    /// The grapheme when it is longer than a packed cell holds.
+    private let long: String?
+
+    init(x: Int, y: Int, packed: PackedCell, long: String?) {
+        self.x = x
+        self.y = y
+        self.packed = packed
+        self.long = long
+    }
+
+    /// The cell as a `Cell`.
+    public var cell: Cell { Cell(long ?? packed.inlineSymbol, style: packed.style, width: Int(packed.width)) }
+
+    public var style: Style { packed.style }
+
+    /// The columns the grapheme takes: 1, or 2 for a wide one.
+    public var columns: Int { max(1, Int(packed.width)) }
+
+    /// Same style as `other`, without unpacking either.
+    public func hasSameStyle(as other: CellUpdate) -> Bool { packed.hasSameStyle(as: other.packed) }
+
+    /// The grapheme when it is a single Unicode scalar (nearly every cell), without making a
+    /// `String`; nil for a grapheme of several.
+    public var scalar: Unicode.Scalar? { long == nil ? packed.singleScalar : nil }
+
+    /// The grapheme's UTF-8 bytes, without making a `String`.
+    public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        guard var long else { return try packed.withInlineUTF8(body) }
+        return try long.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func == (lhs: CellUpdate, rhs: CellUpdate) -> Bool {
+        lhs.x == rhs.x && lhs.y == rhs.y && lhs.cell == rhs.cell
+    }
 }

@@ -11,7 +11,13 @@ struct PackedCell: Sendable, BitwiseCopyable {
     private(set) var high: UInt64
     /// The style's bytes, so that comparing two cells is comparing four words.
     private var styleBits: UInt64
-    private(set) var width: UInt8
+    /// The columns the grapheme takes, in a whole word: a cell is four words with no padding,
+    /// so equal cells have equal bytes throughout (the diff compares rows with `memcmp`).
+    private var widthBits: UInt64
+    var width: UInt8 {
+        get { UInt8(truncatingIfNeeded: widthBits) }
+        set { widthBits = UInt64(newValue) }
+    }
 
     var style: Style {
         get { withUnsafeBytes(of: styleBits) { $0.load(as: Style.self) } }
@@ -35,7 +41,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         low = UInt64(byte)
         high = 1 << 56
         styleBits = PackedCell.bits(of: style)
-        width = 1
+        widthBits = 1
     }
 
     /// One scalar, encoded straight into the cell (no `String` made).
@@ -49,7 +55,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         low = bytes
         high = count << 56
         styleBits = PackedCell.bits(of: style)
-        self.width = UInt8(clamping: width)
+        widthBits = UInt64(UInt8(clamping: width))
     }
 
     /// The second half of a wide grapheme.
@@ -80,7 +86,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         low = UInt64(littleEndian: bytes.0)
         high = UInt64(littleEndian: bytes.1) | UInt64(count) << 56
         styleBits = PackedCell.bits(of: style)
-        self.width = UInt8(clamping: width)
+        widthBits = UInt64(UInt8(clamping: width))
     }
 
     /// A reference to entry `index` of the buffer's overflow list.
@@ -88,7 +94,7 @@ struct PackedCell: Sendable, BitwiseCopyable {
         low = UInt64(index)
         high = PackedCell.overflowTag << 56
         styleBits = PackedCell.bits(of: style)
-        self.width = UInt8(clamping: width)
+        widthBits = UInt64(UInt8(clamping: width))
     }
 
     var isOverflow: Bool { high >> 56 == PackedCell.overflowTag }
@@ -98,14 +104,44 @@ struct PackedCell: Sendable, BitwiseCopyable {
 
     /// The inline grapheme (not for an overflow cell).
     var inlineSymbol: String {
+        withInlineUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The inline grapheme's UTF-8 bytes, without making a `String` (not for an overflow cell).
+    @inline(__always)
+    func withInlineUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let count = Int(high >> 56)
         var bytes = (low.littleEndian, (high & ~(0xFF << 56)).littleEndian)
-        return withUnsafeBytes(of: &bytes) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        return try withUnsafeBytes(of: &bytes) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
     }
+
+    /// The grapheme when it is one scalar held inline (nearly every cell), decoded from its bytes.
+    var singleScalar: Unicode.Scalar? {
+        let count = high >> 56
+        let lead = UInt32(truncatingIfNeeded: low)
+        guard count >= 1, count <= 4 else { return nil }
+        let value: UInt32
+        switch count {
+        case 1: value = lead & 0x7F
+        case 2: value = (lead & 0x1F) << 6 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F)
+        case 3:
+            value = (lead & 0x0F) << 12 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F) << 6
+                | (UInt32(truncatingIfNeeded: low >> 16) & 0x3F)
+        default:
+            value = (lead & 0x07) << 18 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F) << 12
+                | (UInt32(truncatingIfNeeded: low >> 16) & 0x3F) << 6 | (UInt32(truncatingIfNeeded: low >> 24) & 0x3F)
+        }
+        // Only a lead byte announcing exactly `count` bytes is one scalar.
+        let announced: UInt64 = lead & 0x80 == 0 ? 1 : lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
+        return announced == count ? Unicode.Scalar(value) : nil
+    }
+
+    @inline(__always)
+    func hasSameStyle(as other: PackedCell) -> Bool { styleBits == other.styleBits }
 
     /// Same bytes, style and width: for two inline cells, the same cell.
     @inline(__always)
     func isBitwiseEqual(to other: PackedCell) -> Bool {
-        low == other.low && high == other.high && styleBits == other.styleBits && width == other.width
+        low == other.low && high == other.high && styleBits == other.styleBits && widthBits == other.widthBits
     }
 }

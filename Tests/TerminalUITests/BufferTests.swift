@@ -145,6 +145,25 @@ import Testing
         #expect(narrow.lines == ["a "])
     }
 
+    /// An overlay's edge or a title can land on half of a wide grapheme: the other half becomes
+    /// a blank, as on a terminal, and what was written is sent by the diff.
+    @Test @MainActor func writingOverHalfAWideGraphemeBlanksTheOtherHalf() {
+        var before = Buffer(width: 6, height: 3)
+        for row in 0..<3 { before.setString(x: 0, y: row, "日本語") }
+        var after = before
+        after.setString(x: 1, y: 0, "|")  // over 日's second half
+        after.setString(x: 2, y: 1, "|")  // over 本's first half
+        after[3, 2] = Cell("|")  // over 本's second half, one cell
+        #expect(after.lines == [" |本語", "日| 語", "日 |語"])
+        let screen = TestBackend(columns: 6, rows: 3)
+        screen.draw(before.allCells)
+        screen.draw(before.diff(to: after))
+        #expect(screen.lines == after.lines)
+        var filled = before
+        filled.fill(Rect(x: 1, y: 0, width: 2, height: 3), with: Cell("#"))
+        #expect(filled.lines == [" ## 語", " ## 語", " ## 語"])
+    }
+
     @Test func combiningMarksStayWithTheirBase() {
         var buffer = Buffer(width: 4, height: 1)
         buffer.setString(x: 0, y: 0, "e\u{301}x")
@@ -186,6 +205,35 @@ import Testing
         let updates = before.diff(to: after)
         #expect(updates.map(\.x) == [0])
         #expect(updates.map(\.cell.symbol) == ["日"])
+    }
+
+    /// Rows whose bytes did not change are passed over whole; the diff must still be exactly
+    /// the cell-by-cell one. A long grapheme in a row of its own turns the row comparison off,
+    /// which gives the cell-by-cell diff to compare with.
+    @Test @MainActor func passingOverUnchangedRowsChangesNoUpdate() {
+        var random = SeededRandom(seed: 17)
+        let pieces = ["a", "b", " ", "日", "·", "✓", "⣿", "é", "e\u{301}", "🚀"]
+        func line() -> String { (0..<random.next(9)).map { _ in pieces[random.next(pieces.count)] }.joined() }
+        for _ in 0..<300 {
+            var before = Buffer(width: 12, height: 8)
+            for row in 0..<7 { before.setString(x: 0, y: row, line()) }
+            var after = before
+            for _ in 0..<random.next(4) {
+                after.setString(x: random.next(12), y: random.next(7), line(), style: random.next(2) == 0 ? .plain : Style().fg(.red))
+            }
+            let updates = before.diff(to: after)
+            // Applied to the old screen, the updates give the new one.
+            let screen = TestBackend(columns: 12, rows: 8)
+            screen.draw(before.allCells)
+            screen.draw(updates)
+            #expect(screen.lines == after.lines)
+            // The same diff with the row comparison off.
+            var beforeLong = before
+            var afterLong = after
+            beforeLong.setString(x: 0, y: 7, "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}")
+            afterLong.setString(x: 0, y: 7, "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}")
+            #expect(beforeLong.diff(to: afterLong) == updates)
+        }
     }
 
     @Test func replacingAWideGlyphWithNarrowOnesResendsTheCoveredCell() {
@@ -276,6 +324,23 @@ import Testing
         }
     }
 
+    /// A backend reads a one-scalar cell's scalar straight from its bytes.
+    @Test func aSingleScalarComesBackFromItsBytes() {
+        var checked = 0
+        for value in stride(from: UInt32(0x20), through: 0x10FFFF, by: 3) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(PackedCell(scalar: scalar, style: .plain, width: 1).singleScalar == scalar)
+            checked += 1
+        }
+        for scalar in ["\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"] as [Unicode.Scalar] {
+            #expect(PackedCell(inline: String(scalar), style: .plain, width: 1)?.singleScalar == scalar)
+        }
+        #expect(checked > 350_000)
+        for grapheme in ["e\u{301}", "🇫🇷", "👍🏽", "ab", "\u{1100}\u{1161}", "🏴\u{E0067}"] {
+            #expect(PackedCell(inline: grapheme, style: .plain, width: 2)?.singleScalar == nil)
+        }
+    }
+
     @Test func scalarsAndStringsPackAlike() {
         for scalar in ["a", "·", "✓", "日", "🚀", "\u{10FFFF}"] as [Unicode.Scalar] {
             let direct = PackedCell(scalar: scalar, style: .plain, width: 1)
@@ -283,5 +348,16 @@ import Testing
             #expect(viaString.map(direct.isBitwiseEqual(to:)) == true)
             #expect(direct.inlineSymbol == String(scalar))
         }
+    }
+}
+
+/// A linear congruential generator (Knuth's MMIX constants): the same numbers on every run.
+private struct SeededRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    /// A number in 0..<bound, from the high bits.
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
     }
 }
