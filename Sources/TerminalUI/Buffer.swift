@@ -94,30 +94,13 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 
     private mutating func layOut(x: Int, y: Int, _ text: String, style: Style, maxWidth: Int?) -> Int {
         let limit = min(area.right, maxWidth.map { x + max(0, $0) } ?? area.right)
-        var column = x
-        // Printable ASCII (most of a dashboard): one cell per byte, no grapheme breaking.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            let row = (y - area.y) * area.width - area.x
-            for byte in text.utf8 {
-                if column >= limit { break }
-                if column >= area.x { storage[row + column] = PackedCell(ascii: byte, style: style) }
-                column += 1
-            }
-            return column
-        }
+        var bytes = text
+        if let end = bytes.withUTF8({ layOutScalarByScalar($0, x: x, y: y, limit: limit, style: style) }) { return end }
         let safe = Sanitizer.line(text)
-        // Text whose scalars are each a grapheme (what the dashboard writes itself: "·", "✓",
-        // borders) is laid out without grapheme breaking.
+        var column = x
+        // Sanitised text whose scalars are each a grapheme (control characters become pictures).
         if DisplayWidth.isOneScalarPerGrapheme(safe) {
-            for scalar in safe.unicodeScalars {
-                let width = DisplayWidth.of(scalar: scalar)
-                if width == 0 {
-                    join(String(scalar), ontoCellBefore: column, y: y)
-                    continue
-                }
-                guard let i = place(width: width, x: &column, y: y, limit: limit, style: style) else { break }
-                if i >= 0 { storage[i] = PackedCell(scalar: scalar, style: style, width: width) }
-            }
+            for scalar in safe.unicodeScalars { place(scalar, x: &column, y: y, limit: limit, style: style) }
             return column
         }
         for character in safe {
@@ -131,6 +114,73 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             if i >= 0 { store(symbol, style: style, width: width, at: i) }
         }
         return column
+    }
+
+    /// Writes one of a widget's own symbols (a border, a bar): a scalar one column wide that is a
+    /// grapheme of its own and that the sanitiser keeps, so neither needs to look at it.
+    mutating func setSymbol(x: Int, y: Int, _ symbol: Unicode.Scalar, style: Style) {
+        assert(Sanitizer.keeps(symbol) && DisplayWidth.isOneScalarPerGrapheme(String(symbol)) && DisplayWidth.of(scalar: symbol) == 1)
+        guard let i = index(x, y) else { return }
+        storage[i] = PackedCell(scalar: symbol, style: style, width: 1)
+        mendSplitGraphemes(y: y, from: x, to: x + 1)
+    }
+
+    /// Fills `rect` with one of a widget's own symbols (see `setSymbol`).
+    mutating func fill(_ rect: Rect, symbol: Unicode.Scalar, style: Style) {
+        assert(Sanitizer.keeps(symbol) && DisplayWidth.isOneScalarPerGrapheme(String(symbol)) && DisplayWidth.of(scalar: symbol) == 1)
+        fill(rect, packed: PackedCell(scalar: symbol, style: style, width: 1))
+    }
+
+    /// Lays out text that needs neither sanitising nor grapheme breaking, which is what the
+    /// dashboard writes itself (ASCII, "·", "✓", borders, braille): checked in one pass over its
+    /// bytes, written in another. Nil, with nothing written, for any other text.
+    private mutating func layOutScalarByScalar(_ bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: Style) -> Int? {
+        var ascii = true
+        var offset = 0
+        while offset < bytes.count {
+            let lead = bytes[offset]
+            if lead < 0x80 {
+                guard lead >= 0x20, lead != 0x7F else { return nil }
+                offset += 1
+                continue
+            }
+            ascii = false
+            let (value, length) = UTF8Scalar.decode(bytes, at: offset)
+            guard DisplayWidth.isOwnGrapheme(value), Sanitizer.keeps(Unicode.Scalar(value)!) else { return nil }
+            offset += length
+        }
+        var column = x
+        if ascii {
+            let row = (y - area.y) * area.width - area.x
+            let first = max(x, area.x)
+            let end = min(limit, x + bytes.count)
+            guard first < end else { return max(x, min(limit, x + bytes.count)) }
+            storage.withUnsafeMutableBufferPointer { cells in
+                for column in first..<end { cells[row + column] = PackedCell(ascii: bytes[column - x], style: style) }
+            }
+            return end
+        }
+        offset = 0
+        while offset < bytes.count {
+            let (value, length) = UTF8Scalar.decode(bytes, at: offset)
+            offset += length
+            guard place(Unicode.Scalar(value)!, x: &column, y: y, limit: limit, style: style) else { break }
+        }
+        return column
+    }
+
+    /// Writes a scalar that is a grapheme of its own at `x` and moves `x` past it; false when it
+    /// does not fit before `limit`.
+    @discardableResult
+    private mutating func place(_ scalar: Unicode.Scalar, x column: inout Int, y: Int, limit: Int, style: Style) -> Bool {
+        let width = DisplayWidth.of(scalar: scalar)
+        if width == 0 {
+            join(String(scalar), ontoCellBefore: column, y: y)
+            return true
+        }
+        guard let i = place(width: width, x: &column, y: y, limit: limit, style: style) else { return false }
+        if i >= 0 { storage[i] = PackedCell(scalar: scalar, style: style, width: width) }
+        return true
     }
 
     /// Makes room for a grapheme `width` columns wide at `x` (its continuation cell written) and
@@ -166,7 +216,12 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             for y in r.y..<r.bottom { for x in r.x..<r.right { self[x, y] = cell } }
             return
         }
-        // Packed once, copied into every cell (borders, blank areas).
+        fill(r, packed: packed)
+    }
+
+    /// Packed once, copied into every cell (borders, blank areas).
+    private mutating func fill(_ rect: Rect, packed: PackedCell) {
+        let r = rect.intersection(area)
         for y in r.y..<r.bottom {
             let row = (y - area.y) * area.width - area.x
             for x in r.x..<r.right { storage[row + x] = packed }

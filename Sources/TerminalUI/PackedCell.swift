@@ -117,23 +117,12 @@ struct PackedCell: Sendable, BitwiseCopyable {
 
     /// The grapheme when it is one scalar held inline (nearly every cell), decoded from its bytes.
     var singleScalar: Unicode.Scalar? {
-        let count = high >> 56
-        let lead = UInt32(truncatingIfNeeded: low)
-        guard count >= 1, count <= 4 else { return nil }
-        let value: UInt32
-        switch count {
-        case 1: value = lead & 0x7F
-        case 2: value = (lead & 0x1F) << 6 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F)
-        case 3:
-            value = (lead & 0x0F) << 12 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F) << 6
-                | (UInt32(truncatingIfNeeded: low >> 16) & 0x3F)
-        default:
-            value = (lead & 0x07) << 18 | (UInt32(truncatingIfNeeded: low >> 8) & 0x3F) << 12
-                | (UInt32(truncatingIfNeeded: low >> 16) & 0x3F) << 6 | (UInt32(truncatingIfNeeded: low >> 24) & 0x3F)
-        }
-        // Only a lead byte announcing exactly `count` bytes is one scalar.
-        let announced: UInt64 = lead & 0x80 == 0 ? 1 : lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
-        return announced == count ? Unicode.Scalar(value) : nil
+        let decoded = UTF8Scalar.decode(
+            UInt8(truncatingIfNeeded: low), UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low >> 16),
+            UInt8(truncatingIfNeeded: low >> 24))
+        // Only a lead byte announcing exactly the bytes held is one scalar.
+        guard decoded.length > 0, UInt64(decoded.length) == high >> 56 else { return nil }
+        return Unicode.Scalar(decoded.value)
     }
 
     @inline(__always)

@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// The symbols' widths are worked out once into a table; each entry is the scalar's own, at
+    /// its own place, wide and zero-width ones included.
+    @Test func theSymbolTableHoldsEachScalarsWidth() {
+        let table = DisplayWidth.symbolWidths
+        for value in table.start..<table.start + UInt32(table.widths.count) {
+            let scalar = Unicode.Scalar(value)!
+            #expect(DisplayWidth.of(scalar: scalar) == DisplayWidth.measured(scalar), "U+\(String(value, radix: 16))")
+        }
+        #expect(table.widths.count == 0xC00)
+        #expect(["✓", "⣿", "─", "·", "…", "▁"].map { DisplayWidth.of(scalar: $0) } == [1, 1, 1, 1, 1, 1])
+        #expect(["⌚", "✅", "⚡", "❌"].map { DisplayWidth.of(scalar: $0) } == [2, 2, 2, 2])
+        #expect(["\u{2060}", "\u{200B}", "\u{20DD}"].map { DisplayWidth.of(scalar: $0) } == [0, 0, 0])
+        #expect(DisplayWidth.of("a\u{7}b") == 2, "a control character takes no column, in any text")
+        #expect(DisplayWidth.of("✓ ⌚ ✅") == 7)
+    }
+
     /// Text the fast path lays out reads the same as through grapheme breaking.
     @Test func theFastPathAgreesWithGraphemeBreaking() {
         let text = "200 · 41 ms · 2s ago ⠋  ✓ ▸ ◐ ⚠ ─│┌ ▁▂▃ ← → ▲ café «q» ±½ ‰ ™ … ␤"
@@ -109,6 +125,12 @@ import Testing
         buffer.setString(x: 0, y: 0, "\u{1B}[2Jboom")
         #expect(buffer.lines == ["␛[2Jboom    "])
         #expect(buffer.cells.allSatisfy { $0.symbol.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
+        // Text otherwise made of the dashboard's own symbols, laid out scalar by scalar, is
+        // sanitised too: bidi controls share the range of "‰", "←" and "…".
+        for (text, shown) in [("· \u{202E}ab ✓", "· �ab ✓"), ("✓\u{2067}x…", "✓�x…"), ("←\u{200F}→", "←�→"), ("·\u{85}·", "·�·")] {
+            buffer.setString(x: 0, y: 0, text + String(repeating: " ", count: 12))
+            #expect(buffer.lines == [shown + String(repeating: " ", count: 12 - DisplayWidth.of(shown))], "\(text.debugDescription)")
+        }
     }
 }
 

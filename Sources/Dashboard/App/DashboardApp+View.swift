@@ -199,29 +199,31 @@ extension DashboardApp {
         statusText(for: pane, fitting: .max)
     }
 
-    /// The parts there are, joined by " · ". A plain loop: a closure here, isolated to the main
-    /// actor, would check the executor on every call, and this runs for every pane of every frame.
-    nonisolated static func joinStatus(_ parts: [String?]) -> String {
+    /// The longest title-bar status that fits `room` columns with a space each side, else the
+    /// shortest: narrowing drops the uptime, the latency, then the status code; the state (error,
+    /// unmet, the data's age) and the spinner stay to the last. Built one variant at a time, with
+    /// no arrays or closures: this runs for every pane of every frame, and the longest nearly
+    /// always fits.
+    func statusText(for pane: Pane, fitting room: Int) -> String {
+        let (code, latency, state, uptime, spinner) = statusParts(for: pane)
         var text = ""
-        for case let part? in parts {
-            if !text.isEmpty { text += " · " }
-            text += part
+        for narrowing in 0..<4 {
+            text = ""
+            Self.appendStatus(narrowing < 3 ? code : state ?? code, to: &text)
+            if narrowing < 2 { Self.appendStatus(latency, to: &text) }
+            if narrowing < 3 { Self.appendStatus(state, to: &text) }
+            if narrowing == 0 { Self.appendStatus(uptime, to: &text) }
+            Self.appendStatus(spinner, to: &text)
+            if DisplayWidth.of(text) + 2 <= room { return text }
         }
         return text
     }
 
-    /// The longest title-bar status that fits `room` columns with a space each side, else the
-    /// shortest: narrowing drops the uptime, the latency, then the status code; the state (error,
-    /// unmet, the data's age) and the spinner stay to the last. Built one variant at a time: this
-    /// runs for every pane of every frame, and the longest nearly always fits.
-    func statusText(for pane: Pane, fitting room: Int) -> String {
-        let (code, latency, state, uptime, spinner) = statusParts(for: pane)
-        var text = ""
-        for variant in [[code, latency, state, uptime, spinner], [code, latency, state, spinner], [code, state, spinner], [state ?? code, spinner]] {
-            text = Self.joinStatus(variant)
-            if DisplayWidth.of(text) + 2 <= room { return text }
-        }
-        return text
+    /// `part`, when there is one, after " · ".
+    nonisolated private static func appendStatus(_ part: String?, to text: inout String) {
+        guard let part else { return }
+        if !text.isEmpty { text += " · " }
+        text += part
     }
 
     /// The pieces of a title bar's status; nil where a piece does not apply.

@@ -6,9 +6,30 @@
 public enum DisplayWidth {
     /// Columns for a whole string.
     public static func of(_ text: String) -> Int {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        if isOneScalarPerGrapheme(text) { return text.unicodeScalars.reduce(0) { $0 + of(scalar: $1) } }
+        var bytes = text
+        if let width = bytes.withUTF8(widthScalarByScalar) { return width }
         return text.reduce(0) { $0 + of(grapheme: String($1)) }
+    }
+
+    /// The width of text whose every scalar is a grapheme of its own (`isOneScalarPerGrapheme`),
+    /// in one pass over its bytes; nil for any other text.
+    private static func widthScalarByScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0
+        var offset = 0
+        while offset < bytes.count {
+            let lead = bytes[offset]
+            if lead < 0x80 {
+                guard lead >= 0x20, lead != 0x7F else { return nil }
+                width += 1
+                offset += 1
+                continue
+            }
+            let (value, length) = UTF8Scalar.decode(bytes, at: offset)
+            guard isOwnGrapheme(value) else { return nil }
+            width += of(scalar: Unicode.Scalar(value)!)
+            offset += length
+        }
+        return width
     }
 
     /// True when no two scalars of `text` can join into one grapheme, so it can be measured and
@@ -17,13 +38,15 @@ public enum DisplayWidth {
     /// than the combining marks for symbols. None of these extends, joins or prepends
     /// (Unicode's grapheme rules); the dashboard's own text is made of them.
     public static func isOneScalarPerGrapheme(_ text: String) -> Bool {
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x20..<0x7F, 0xA0..<0x300, 0x2010..<0x20D0, 0x2100...0x2BFF: continue
-            default: return false
-            }
+        text.unicodeScalars.allSatisfy { isOwnGrapheme($0.value) }
+    }
+
+    @inline(__always)
+    static func isOwnGrapheme(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20..<0x7F, 0xA0..<0x300, 0x2010..<0x20D0, 0x2100...0x2BFF: return true
+        default: return false
         }
-        return true
     }
 
     /// Columns for one grapheme cluster.
@@ -45,6 +68,24 @@ public enum DisplayWidth {
 
     /// Columns for one scalar on its own.
     public static func of(scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if v < 0x300 { return 1 }
+        if v >= symbolWidths.start, v < symbolWidths.start + UInt32(symbolWidths.widths.count) {
+            return Int(symbolWidths.widths[Int(v - symbolWidths.start)])
+        }
+        return measured(scalar)
+    }
+
+    /// The widths of U+2000–U+2BFF (punctuation, arrows, box drawing, braille, dingbats: the
+    /// dashboard's symbols, several on every row of every frame), worked out once: the
+    /// general-category and emoji lookups behind them cost hundreds of instructions each.
+    static let symbolWidths: (start: UInt32, widths: [UInt8]) = (
+        0x2000, (UInt32(0x2000)..<0x2C00).map { UInt8(measured(Unicode.Scalar($0)!)) }
+    )
+
+    /// The width of a scalar from its Unicode properties.
+    static func measured(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
         if v < 0x300 { return 1 }

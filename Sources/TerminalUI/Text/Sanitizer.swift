@@ -50,17 +50,32 @@ public enum Sanitizer {
     }
 
     private static func needsWork(_ text: String) -> Bool {
-        var suspicious = false
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8 || byte == 0xEF || byte == 0xF0 {
-            if byte < 0x20 || byte == 0x7F { return true }
-            suspicious = true
+        var bytes = text
+        return bytes.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte < 0x20 || byte == 0x7F { return true }
+                // Only scalars with these lead bytes are ever changed; a lead byte shared by
+                // harmless text ("·", "✓", box drawing) is looked at as a scalar.
+                guard byte == 0xC2 || byte == 0xE2 || byte == 0xD8 || byte == 0xEF || byte == 0xF0 else {
+                    offset += 1
+                    continue
+                }
+                let (value, length) = UTF8Scalar.decode(bytes, at: offset)
+                if keeps(Unicode.Scalar(value)!) {
+                    offset += length
+                    continue
+                }
+                return true
+            }
+            return false
         }
-        // A lead byte shared by harmless text ("·", "✓", box drawing): look at the scalars.
-        guard suspicious else { return false }
-        for scalar in text.unicodeScalars {
-            if case .keep = treatment(of: scalar) { continue }
-            return true
-        }
+    }
+
+    /// True when the sanitiser leaves `scalar` as it is.
+    static func keeps(_ scalar: Unicode.Scalar) -> Bool {
+        if case .keep = treatment(of: scalar) { return true }
         return false
     }
 

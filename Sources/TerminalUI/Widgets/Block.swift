@@ -28,19 +28,17 @@ public struct Block: Widget {
     public func render(into area: Rect, buffer: inout Buffer) {
         guard area.width >= 2, area.height >= 1 else { return }
         let top = area.y, bottom = area.bottom - 1, left = area.x, right = area.right - 1
-        let horizontal = Cell("─", style: borderStyle)
-        let vertical = Cell("│", style: borderStyle)
-        buffer.fill(Rect(x: left, y: top, width: area.width, height: 1), with: horizontal)
-        if area.height > 1 { buffer.fill(Rect(x: left, y: bottom, width: area.width, height: 1), with: horizontal) }
+        buffer.fill(Rect(x: left, y: top, width: area.width, height: 1), symbol: "─", style: borderStyle)
+        if area.height > 1 { buffer.fill(Rect(x: left, y: bottom, width: area.width, height: 1), symbol: "─", style: borderStyle) }
         if area.height > 2 {
-            buffer.fill(Rect(x: left, y: top + 1, width: 1, height: area.height - 2), with: vertical)
-            buffer.fill(Rect(x: right, y: top + 1, width: 1, height: area.height - 2), with: vertical)
+            buffer.fill(Rect(x: left, y: top + 1, width: 1, height: area.height - 2), symbol: "│", style: borderStyle)
+            buffer.fill(Rect(x: right, y: top + 1, width: 1, height: area.height - 2), symbol: "│", style: borderStyle)
         }
-        buffer[left, top] = Cell("┌", style: borderStyle)
-        buffer[right, top] = Cell("┐", style: borderStyle)
+        buffer.setSymbol(x: left, y: top, "┌", style: borderStyle)
+        buffer.setSymbol(x: right, y: top, "┐", style: borderStyle)
         if area.height > 1 {
-            buffer[left, bottom] = Cell("└", style: borderStyle)
-            buffer[right, bottom] = Cell("┘", style: borderStyle)
+            buffer.setSymbol(x: left, y: bottom, "└", style: borderStyle)
+            buffer.setSymbol(x: right, y: bottom, "┘", style: borderStyle)
         }
         // Titles sit between the corners, each padded by a space, with at least one border cell
         // between them. When both do not fit, the right title (a state: "503 · error", "2s ago")

@@ -16,18 +16,38 @@ public struct Sparkline: Widget {
 
     /// The bars as text for `width` columns (the most recent samples).
     public func text(width: Int) -> String {
-        let shown = values.suffix(max(0, width))
-        let top = maximum ?? shown.compactMap { $0 }.max() ?? 0
-        return shown.map { value -> String in
-            guard let value else { return " " }
-            guard top > 0, value > 0 else { return Sparkline.bars[0] }
-            let level = Int((min(value, top) / top * Double(Sparkline.bars.count - 1)).rounded())
-            return Sparkline.bars[max(0, min(Sparkline.bars.count - 1, level))]
-        }.joined()
+        var text = String.UnicodeScalarView()
+        forEachBar(width: width) { text.append($0) }
+        return String(text)
     }
 
     public func render(into area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
-        buffer.setString(x: area.x, y: area.y, text(width: area.width), style: style)
+        var x = area.x
+        forEachBar(width: area.width) { bar in
+            buffer.setSymbol(x: x, y: area.y, bar, style: style)
+            x += 1
+        }
+    }
+
+    private static let barScalars = bars.map { $0.unicodeScalars.first! }
+
+    /// Each bar of the most recent `width` samples, oldest first (a space for a missing sample).
+    private func forEachBar(width: Int, _ body: (Unicode.Scalar) -> Void) {
+        let shown = values.suffix(max(0, width))
+        let top = maximum ?? shown.compactMap { $0 }.max() ?? 0
+        let levels = Sparkline.barScalars
+        for value in shown {
+            guard let value else {
+                body(" ")
+                continue
+            }
+            guard top > 0, value > 0 else {
+                body(levels[0])
+                continue
+            }
+            let level = Int((min(value, top) / top * Double(levels.count - 1)).rounded())
+            body(levels[max(0, min(levels.count - 1, level))])
+        }
     }
 }
