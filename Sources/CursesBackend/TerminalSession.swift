@@ -76,6 +76,12 @@ public final class TerminalSession {
             _ = use_default_colors()
             colors = true
         }
+        // Until a screen has once been through endwin and back, ncurses writes its buffer out at
+        // every cursor movement (newterm leaves it "initial"): a frame went out in 50–80 writes
+        // of ~50 bytes, each a system call and a chance for the terminal to show half a frame.
+        // The same way back as after Ctrl-Z, before anything is drawn.
+        _ = endwin()
+        TerminalSession.reenterCursesMode()
         backend = CursesBackend(window: window, colors: colors)
         TerminalSession.armFatalSignals()
     }
@@ -129,8 +135,16 @@ public final class TerminalSession {
     func resumeScreen() {
         var rows: Int32 = 0, cols: Int32 = 0
         if nc_window_size(STDOUT_FILENO, &rows, &cols) == 0 { _ = resizeterm(rows, cols) }
-        _ = doupdate()
+        TerminalSession.reenterCursesMode()
         handler?(.resumed)
+    }
+
+    /// Back from `endwin`: ncurses restores raw mode, the alternate screen and the cursor at the
+    /// next `doupdate`, but not the keypad's application mode (leaving curses mode turned it off,
+    /// and ncurses turns it back on only inside `wgetch`, which Hammock does not use).
+    private static func reenterCursesMode() {
+        _ = doupdate()
+        if let window = nc_stdscr() { _ = keypad(window, true) }
     }
 
     /// Reads what stdin holds and decodes it ourselves (not `wget_wch`, which took a byte that

@@ -147,6 +147,40 @@ struct EndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    /// Whether `strace` is here and may trace a child (a container can forbid it).
+    static let canTrace: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else { return false }
+        return (try? ProcessRunner.captureBlocking(["/usr/bin/strace", "-qq", "-o", "/dev/null", "/bin/true"], timeout: 30).status) == 0
+    }()
+
+    /// A frame reaches the terminal in one write. Until a screen has once been through endwin,
+    /// ncurses writes its buffer out at every cursor movement: a frame that changes two rows went
+    /// out in three writes, a dashboard's frame in 50 to 80, each a system call and a moment
+    /// where the terminal shows half a frame.
+    @Test(.enabled(if: EndToEndTests.canTrace, "strace is missing or may not trace here"))
+    func aFrameGoesToTheTerminalInOneWrite() throws {
+        let trace = ScratchDirectory.path("strace") + ".log"
+        defer { unlink(trace) }
+        let tmux = try TmuxHarness(command: "strace -f -qq -e trace=write -e signal=none -o '\(trace)' '\(binary)'")
+        try tmux.waitForFrame(size: "80x24")
+        // Each key changes two rows: the header's frame count and the keys line.
+        for key in ["a", "b", "c", "d", "e"] {
+            try tmux.sendKeys(key)
+            _ = try tmux.waitForLine("the frame for \(key)") { $0.hasPrefix("frame ") }
+        }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+        // Writes to the terminal between one frame's report on the FIFO and the next.
+        var writesPerFrame: [Int] = []
+        for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
+            if line.contains("write(1, "), !writesPerFrame.isEmpty { writesPerFrame[writesPerFrame.count - 1] += 1 }
+            if line.contains("\"frame ") { writesPerFrame.append(0) }
+        }
+        // The first report follows the first frame; then come the five keys' frames.
+        #expect(writesPerFrame.count >= 6, "\(writesPerFrame)")
+        #expect(writesPerFrame.prefix(5) == [1, 1, 1, 1, 1], "writes per frame: \(writesPerFrame)")
+    }
+
     @Test func ctrlCIsAKeyThatQuits() throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")
         try tmux.waitForFrame(size: "80x24")
@@ -169,6 +203,7 @@ struct EndToEndTests {
         #expect(!suspended.contains { $0.contains("terminal-demo") }, "curses mode was left while suspended")
         kill(pid, SIGCONT)
         _ = try tmux.waitForScreen("the redrawn screen after resume") { $0.first?.hasPrefix("terminal-demo 80x24") == true }
+        #expect(try modes(tmux) == "alternate 1 cursor 0 keypad 1", "every mode is back, the keypad's too")
         try tmux.sendKeys("q")
         let exitLine = try tmux.waitForExit()
         #expect(exitLine == "exit 0 icanon echo")
