@@ -136,19 +136,12 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// bytes, written in another. Nil, with nothing written, for any other text.
     private mutating func layOutScalarByScalar(_ bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: Style) -> Int? {
         var ascii = true
-        var offset = 0
-        while offset < bytes.count {
-            let lead = bytes[offset]
-            if lead < 0x80 {
-                guard lead >= 0x20, lead != 0x7F else { return nil }
-                offset += 1
-                continue
-            }
+        let safe = DisplayWidth.visitOwnGraphemes(bytes) { value in
+            guard value >= 0x80 else { return true }
             ascii = false
-            let (value, length) = UTF8Scalar.decode(bytes, at: offset)
-            guard DisplayWidth.isOwnGrapheme(value), Sanitizer.keeps(Unicode.Scalar(value)!) else { return nil }
-            offset += length
+            return Sanitizer.keeps(Unicode.Scalar(value)!)
         }
+        guard safe else { return nil }
         var column = x
         if ascii {
             let row = (y - area.y) * area.width - area.x
@@ -160,7 +153,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             }
             return end
         }
-        offset = 0
+        var offset = 0
         while offset < bytes.count {
             let (value, length) = UTF8Scalar.decode(bytes, at: offset)
             offset += length

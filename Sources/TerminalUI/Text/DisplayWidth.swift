@@ -15,21 +15,30 @@ public enum DisplayWidth {
     /// in one pass over its bytes; nil for any other text.
     private static func widthScalarByScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var width = 0
+        let whole = visitOwnGraphemes(bytes) { value in
+            width += value < 0x80 ? 1 : of(scalar: Unicode.Scalar(value)!)
+            return true
+        }
+        return whole ? width : nil
+    }
+
+    /// Visits the scalar values of `bytes` (valid UTF-8) as long as each is a grapheme of its own
+    /// (`isOneScalarPerGrapheme`) and `visit` says go on; true when every scalar was visited.
+    @inline(__always)
+    static func visitOwnGraphemes(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UInt32) -> Bool) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let lead = bytes[offset]
             if lead < 0x80 {
-                guard lead >= 0x20, lead != 0x7F else { return nil }
-                width += 1
+                guard lead >= 0x20, lead != 0x7F, visit(UInt32(lead)) else { return false }
                 offset += 1
                 continue
             }
             let (value, length) = UTF8Scalar.decode(bytes, at: offset)
-            guard isOwnGrapheme(value) else { return nil }
-            width += of(scalar: Unicode.Scalar(value)!)
+            guard isOwnGrapheme(value), visit(value) else { return false }
             offset += length
         }
-        return width
+        return true
     }
 
     /// True when no two scalars of `text` can join into one grapheme, so it can be measured and
@@ -42,7 +51,7 @@ public enum DisplayWidth {
     }
 
     @inline(__always)
-    static func isOwnGrapheme(_ value: UInt32) -> Bool {
+    private static func isOwnGrapheme(_ value: UInt32) -> Bool {
         switch value {
         case 0x20..<0x7F, 0xA0..<0x300, 0x2010..<0x20D0, 0x2100...0x2BFF: return true
         default: return false
