@@ -23,6 +23,10 @@ public final class ConfigReloader {
     private var lastText: String?
     private var source: (any DispatchSourceRead)?
     private var pending: DispatchWorkItem?
+    /// Where inotify's events are read, kept between wake-ups.
+    private var eventBuffer = [UInt8](repeating: 0, count: 16_384)
+    /// The inotify descriptor while watching (tests read what it has queued).
+    private(set) var inotifyDescriptor: Int32?
 
     public init(path: String, current: DashboardSpec, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.path = path
@@ -67,6 +71,11 @@ public final class ConfigReloader {
     /// Starts watching the file (inotify on its directory, events for its name only, so a log
     /// written beside it does not keep putting the reload off); `onChange` gets each outcome
     /// other than `.unchanged`. Returns why it does not watch (`watchProblem`), or nil.
+    ///
+    /// A save is noticed when the writer closes the file (`IN_CLOSE_WRITE`: editors that write in
+    /// place, `cp`, a shell's `>`) or a new file takes its name (`IN_MOVED_TO`, `IN_CREATE`:
+    /// editors that rename). Not every `write` (`IN_MODIFY`): a log kept open beside the config
+    /// (`--log`, or any program's) would wake the main queue for each line it writes.
     @discardableResult
     public func watch(debounce: TimeInterval = 0.2, _ onChange: @escaping @MainActor (Outcome) -> Void) -> String? {
         if let problem = ConfigReloader.watchProblem(path: path) { return problem }
@@ -75,20 +84,20 @@ public final class ConfigReloader {
         let name = Array(url.lastPathComponent.utf8)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return "inotify is not available" }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY)
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             close(fd)
             return "cannot watch \(directory)"
         }
+        inotifyDescriptor = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { @Sendable in
             MainActor.assumeIsolated {
-                var buffer = [UInt8](repeating: 0, count: 16_384)
                 var aboutTheFile = false
                 while true {
-                    let count = read(fd, &buffer, buffer.count)
+                    let count = self.eventBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                     guard count > 0 else { break }
-                    aboutTheFile = aboutTheFile || ConfigReloader.events(buffer[0..<count], name: name)
+                    aboutTheFile = aboutTheFile || ConfigReloader.events(self.eventBuffer[0..<count], name: name)
                 }
                 guard aboutTheFile else { return }
                 self.pending?.cancel()
@@ -128,6 +137,7 @@ public final class ConfigReloader {
     public func stop() {
         source?.cancel()
         source = nil
+        inotifyDescriptor = nil
         pending?.cancel()
     }
 }

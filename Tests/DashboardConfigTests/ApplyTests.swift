@@ -1,4 +1,4 @@
-import DashboardConfig
+@testable import DashboardConfig
 import Foundation
 import Glibc
 import ResourceEngine
@@ -176,6 +176,33 @@ import Testing
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { try? better.write(toFile: path, atomically: true, encoding: .utf8) }
         }
         #expect(titles == ["One", "Two"])
+    }
+
+    /// A log kept open beside the config (`--log`, any program's) wakes nothing: inotify queues
+    /// no event for its writes, only for its closing. Read synchronously on the main actor, so
+    /// the watcher has not taken the events yet.
+    @Test @MainActor func writesToALogBesideTheConfigQueueNoEvents() throws {
+        let path = try tempFile(good)
+        let logPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("hammock.log").path
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path))
+        defer { reloader.stop() }
+        #expect(reloader.watch { _ in } == nil)
+        let fd = try #require(reloader.inotifyDescriptor)
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        try #require(log >= 0)
+        var queued = [UInt8](repeating: 0, count: 4096)
+        _ = queued.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }  // the creation
+        for line in 0..<100 { _ = "line \(line)\n".withCString { write(log, $0, strlen($0)) } }
+        let afterWrites = queued.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        #expect(afterWrites < 0 && errno == EAGAIN, "100 writes to the log queued \(afterWrites) bytes of events")
+        close(log)
+        // A close is an event (one, for the whole log), and the config's own save is one too.
+        let afterClose = queued.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        #expect(afterClose > 0 && ConfigReloader.events(queued[0..<max(0, afterClose)], name: Array("hammock.log".utf8)))
+        try better.write(toFile: path, atomically: false, encoding: .utf8)
+        let afterSave = queued.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let name = Array(URL(fileURLWithPath: path).lastPathComponent.utf8)
+        #expect(afterSave > 0 && ConfigReloader.events(queued[0..<max(0, afterSave)], name: name), "an in-place save is seen")
     }
 
     @Test func aConfigOthersCanChangeIsNotWatched() throws {
