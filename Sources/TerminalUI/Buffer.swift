@@ -231,7 +231,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         if start > area.x, let i = index(start, y), storage[i - 1].width == 2, !storage[i].isContinuation {
             storage[i - 1] = PackedCell(ascii: 0x20, style: storage[i - 1].style)
         }
-        if end < area.right, let i = index(end, y), storage[i].isContinuation, storage[i - 1].width != 2 {
+        if end > area.x, end < area.right, let i = index(end, y), storage[i].isContinuation, storage[i - 1].width != 2 {
             storage[i] = PackedCell(ascii: 0x20, style: storage[i].style)
         }
     }
