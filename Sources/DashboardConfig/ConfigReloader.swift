@@ -25,8 +25,9 @@ public final class ConfigReloader {
     private var pending: DispatchWorkItem?
     /// Where inotify's events are read, kept between wake-ups.
     private var eventBuffer = [UInt8](repeating: 0, count: 16_384)
-    /// The inotify descriptor while watching (tests read what it has queued).
-    private(set) var inotifyDescriptor: Int32?
+
+    /// The inotify events that can be a save (see `watch`).
+    nonisolated static let savesMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
 
     public init(path: String, current: DashboardSpec, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.path = path
@@ -84,12 +85,10 @@ public final class ConfigReloader {
         let name = Array(url.lastPathComponent.utf8)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return "inotify is not available" }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+        guard inotify_add_watch(fd, directory, ConfigReloader.savesMask) >= 0 else {
             close(fd)
             return "cannot watch \(directory)"
         }
-        inotifyDescriptor = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { @Sendable in
             MainActor.assumeIsolated {
@@ -137,7 +136,6 @@ public final class ConfigReloader {
     public func stop() {
         source?.cancel()
         source = nil
-        inotifyDescriptor = nil
         pending?.cancel()
     }
 }
