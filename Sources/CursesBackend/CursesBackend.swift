@@ -64,13 +64,8 @@ public final class CursesBackend: Backend {
             run.append(wchar_t(bitPattern: scalar.value))
             return
         }
-        update.withUTF8 { bytes in
-            var iterator = bytes.makeIterator()
-            var decoder = UTF8()
-            while case .scalarValue(let scalar) = decoder.decode(&iterator) {
-                run.append(wchar_t(bitPattern: scalar.value))
-            }
-        }
+        // A grapheme of several scalars (a combining mark, a flag): rare, read as a `String`.
+        for scalar in update.cell.symbol.unicodeScalars { run.append(wchar_t(bitPattern: scalar.value)) }
     }
 
     public func flush() {

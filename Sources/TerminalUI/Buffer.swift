@@ -119,10 +119,21 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// Writes one of a widget's own symbols (a border, a bar): a scalar one column wide that is a
     /// grapheme of its own and that the sanitiser keeps, so neither needs to look at it.
     mutating func setSymbol(x: Int, y: Int, _ symbol: Unicode.Scalar, style: Style) {
-        assert(Sanitizer.keeps(symbol) && DisplayWidth.isOneScalarPerGrapheme(String(symbol)) && DisplayWidth.of(scalar: symbol) == 1)
-        guard let i = index(x, y) else { return }
-        storage[i] = PackedCell(scalar: symbol, style: style, width: 1)
-        mendSplitGraphemes(y: y, from: x, to: x + 1)
+        setSymbols(x: x, y: y, CollectionOfOne(symbol), style: style)
+    }
+
+    /// Writes a row of a widget's own symbols from (x, y) (see `setSymbol`), up to the edge.
+    mutating func setSymbols(x: Int, y: Int, _ symbols: some Sequence<Unicode.Scalar>, style: Style) {
+        guard y >= area.y, y < area.bottom else { return }
+        let row = (y - area.y) * area.width - area.x
+        var column = x
+        for symbol in symbols {
+            assert(Sanitizer.keeps(symbol) && DisplayWidth.isOneScalarPerGrapheme(String(symbol)) && DisplayWidth.of(scalar: symbol) == 1)
+            if column >= area.right { break }
+            if column >= area.x { storage[row + column] = PackedCell(scalar: symbol, style: style, width: 1) }
+            column += 1
+        }
+        mendSplitGraphemes(y: y, from: x, to: column)
     }
 
     /// Fills `rect` with one of a widget's own symbols (see `setSymbol`).
@@ -342,7 +353,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 /// One cell to draw at a position.
 ///
 /// Kept as the buffer keeps it (packed bytes), so a frame's updates are made and copied without
-/// a `String` each; a backend reads the grapheme with `withUTF8`, tests read `cell`.
+/// a `String` each; a backend reads a one-scalar grapheme with `scalar`, any other with `cell`.
 public struct CellUpdate: Sendable, Equatable {
     public let x: Int
     public let y: Int
@@ -371,12 +382,6 @@ public struct CellUpdate: Sendable, Equatable {
     /// The grapheme when it is a single Unicode scalar (nearly every cell), without making a
     /// `String`; nil for a grapheme of several.
     public var scalar: Unicode.Scalar? { long == nil ? packed.singleScalar : nil }
-
-    /// The grapheme's UTF-8 bytes, without making a `String`.
-    public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        guard var long else { return try packed.withInlineUTF8(body) }
-        return try long.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-    }
 
     public static func == (lhs: CellUpdate, rhs: CellUpdate) -> Bool {
         lhs.x == rhs.x && lhs.y == rhs.y && lhs.cell == rhs.cell

@@ -28,7 +28,7 @@ public final class TestBackend: Backend {
     public func draw(_ updates: [CellUpdate]) {
         for update in updates {
             buffer[update.x, update.y] = update.cell
-            if DisplayWidth.of(grapheme: update.cell.symbol) == 2 {
+            if update.columns == 2 {
                 buffer[update.x + 1, update.y] = .continuation(style: update.cell.style)
             }
         }

@@ -17,37 +17,27 @@ public struct Sparkline: Widget {
     /// The bars as text for `width` columns (the most recent samples).
     public func text(width: Int) -> String {
         var text = String.UnicodeScalarView()
-        forEachBar(width: width) { text.append($0) }
+        text.append(contentsOf: bars(width: width))
         return String(text)
     }
 
     public func render(into area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
-        var x = area.x
-        forEachBar(width: area.width) { bar in
-            buffer.setSymbol(x: x, y: area.y, bar, style: style)
-            x += 1
-        }
+        buffer.setSymbols(x: area.x, y: area.y, bars(width: area.width), style: style)
     }
 
     private static let barScalars = bars.map { $0.unicodeScalars.first! }
 
-    /// Each bar of the most recent `width` samples, oldest first (a space for a missing sample).
-    private func forEachBar(width: Int, _ body: (Unicode.Scalar) -> Void) {
+    /// The bars of the most recent `width` samples, oldest first (a space for a missing sample).
+    private func bars(width: Int) -> some Sequence<Unicode.Scalar> {
         let shown = values.suffix(max(0, width))
         let top = maximum ?? shown.compactMap { $0 }.max() ?? 0
         let levels = Sparkline.barScalars
-        for value in shown {
-            guard let value else {
-                body(" ")
-                continue
-            }
-            guard top > 0, value > 0 else {
-                body(levels[0])
-                continue
-            }
+        return shown.lazy.map { value -> Unicode.Scalar in
+            guard let value else { return " " }
+            guard top > 0, value > 0 else { return levels[0] }
             let level = Int((min(value, top) / top * Double(levels.count - 1)).rounded())
-            body(levels[max(0, min(levels.count - 1, level))])
+            return levels[max(0, min(levels.count - 1, level))]
         }
     }
 }
