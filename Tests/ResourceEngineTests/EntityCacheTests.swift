@@ -150,10 +150,11 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         #expect(inotify_add_watch(fd, cache.directory.path, UInt32(IN_MOVED_TO)) >= 0)
         let watch = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        defer {
-            watch.cancel()
-            close(fd)
-        }
+        // Closed only once dispatch has let go of it: closed at `cancel()`, the number could be
+        // reused by another test's descriptor while the source was still registered, and
+        // dispatch's event loop crashed on the stale registration (seen once in CI).
+        watch.setCancelHandler { close(fd) }
+        defer { watch.cancel() }
         _ = try await awaitCallback("the cache file to appear") { (done: @escaping @MainActor (Bool) -> Void) in
             watch.setEventHandler {
                 var buffer = [UInt8](repeating: 0, count: 4096)
