@@ -19,6 +19,9 @@ final class CurlTransfer: @unchecked Sendable {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let gate: CompletionGate
+    private let pool: CurlHandlePool
+    /// The handle has gone back to the pool (loop thread; read again only in `deinit`).
+    private var released = false
     private let maxResponseBytes: Int
     private let maxRedirects: Int
     private let userAgent: String
@@ -56,15 +59,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
-        gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
+        pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
-        guard let url = request.url, let easy = curl_easy_init() else {
+        guard let url = request.url, let easy = pool.take() else {
             gate.complete(.failure(URLError(.badURL)))
             return nil
         }
         self.id = id
         self.easy = easy
         self.gate = gate
+        self.pool = pool
         self.maxResponseBytes = options.maxResponseBytes
         self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
         self.userAgent = options.userAgent
@@ -80,15 +84,31 @@ final class CurlTransfer: @unchecked Sendable {
         self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
         guard configureHandle(), configureTLS(transport.tls), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
-            gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+            deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        releaseHandle()
         errorBuffer.deallocate()
+    }
+
+    /// Gives the handle back to the pool; the transfer is out of the multi handle and will not
+    /// touch it again. A handle that held a cookie jar's share is not reused.
+    private func releaseHandle() {
+        guard !released else { return }
+        released = true
+        pool.giveBack(easy, reusable: cookieStore == nil)
+        curl_slist_free_all(headerList)
+        headerList = nil
+    }
+
+    /// Releases the handle, then completes: the handle is back in the pool before whoever is
+    /// waiting for this result can start the next request.
+    private func deliver(_ result: NetworkResult) {
+        releaseHandle()
+        gate.complete(result)
     }
 
     // MARK: Setup
@@ -287,15 +307,15 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(_ code: CURLcode) -> Next {
         if code == CURLE_OK, let next = redirectTarget() {
             if let refusal = RedirectPolicy.refusal(from: url, to: next) {
-                gate.complete(NetworkResult(error: refusal, timing: timing()))
+                deliver(NetworkResult(error: refusal, timing: timing()))
                 return .done
             }
             guard redirectsFollowed < maxRedirects else {
-                gate.complete(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
+                deliver(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
                 return .done
             }
             guard prepareHop(to: next) else {
-                gate.complete(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
+                deliver(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
                 return .done
             }
             return .again
@@ -339,13 +359,13 @@ final class CurlTransfer: @unchecked Sendable {
     private func complete(_ code: CURLcode) {
         let timing = self.timing()
         if code == CURLE_OK {
-            gate.complete(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
+            deliver(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
         } else if tooLarge {
-            gate.complete(NetworkResult(
+            deliver(NetworkResult(
                 response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
                 timing: timing, certificate: certificate()))
         } else {
-            gate.complete(NetworkResult(error: failure(for: code), timing: timing))
+            deliver(NetworkResult(error: failure(for: code), timing: timing))
         }
     }
 
