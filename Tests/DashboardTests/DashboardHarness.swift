@@ -21,7 +21,7 @@ final class DashboardHarness {
     /// `environment` is what alert commands start from (and where `notify-send` is looked for).
     init(
         _ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml", minimumFrameInterval: Double = 0,
-        environment: [String: String] = ["PATH": "/usr/bin:/bin"]
+        loadSettleTime: Double? = nil, environment: [String: String] = ["PATH": "/usr/bin:/bin"]
     ) throws {
         let spec = try ConfigLoader.parse(yaml, file: file, environment: environment)
         let clock = clock
@@ -30,7 +30,8 @@ final class DashboardHarness {
         let network = network
         app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval, environment: environment
+            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval, loadSettleTime: loadSettleTime,
+            environment: environment
         ) { spec in spec.makeService(networking: network, clock: clock) }
         app.onQuit = { [weak self] in self?.quitStatus = $0 }
     }

@@ -48,7 +48,7 @@ public final class DashboardApp {
     public let valueDisplay: ValueDisplay
     /// The least time between frames caused by background activity (resource events, ticks).
     /// Keys and resizes draw on the next main-queue turn regardless.
-    let minimumFrameInterval: Double
+    var minimumFrameInterval: Double { pacing.minimumInterval }
 
     /// Index into `visiblePanes` of the selected pane.
     public internal(set) var selection = 0
@@ -122,8 +122,16 @@ public final class DashboardApp {
 
     private var frameScheduled = false
     private var urgentFrameScheduled = false
-    private var lastFrameUptime: UInt64 = 0
+    /// A held background frame is to be drawn on the next turn (its loads have answered).
+    private var heldFrameReleased = false
+    /// Counts frames drawn: a scheduled draw carries the count it was scheduled at and is stale
+    /// once another frame has been drawn.
+    private var frameToken = 0
+    /// When background frames are drawn, on the uptime clock.
+    private var pacing: FramePacing
     private var tickAction: ScheduledAction?
+    /// The pending tick is for spinners (something was loading when it was set).
+    private var tickIsForSpinners = false
     /// When the pending tick fires, on the engine clock.
     private var tickDue: TimeInterval = 0
     private var eventOwner = EventOwner()
@@ -159,11 +167,12 @@ public final class DashboardApp {
         scheduler: any DashboardScheduler,
         timeZone: TimeZone? = nil,
         minimumFrameInterval: Double = 0.2,
+        loadSettleTime: Double? = nil,
         historyStore: HistoryStore? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         makeService: @escaping @MainActor (DashboardSpec) -> Service
     ) {
-        self.minimumFrameInterval = minimumFrameInterval
+        self.pacing = FramePacing(minimumInterval: minimumFrameInterval, settle: loadSettleTime)
         self.historyStore = historyStore
         self.spec = spec
         self.terminal = terminal
@@ -302,7 +311,10 @@ public final class DashboardApp {
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
         let id = ObjectIdentifier(resource)
-        if event == .requested { panesByResource[id]?.lastRequested = clock.now }
+        if event == .requested {
+            panesByResource[id]?.lastRequested = clock.now
+            pacing.loadStarted(at: Self.uptime())
+        }
         let shown = panesByResource[id]
         let finished = event != .requested
         let entry = EventLog.Entry(
@@ -424,8 +436,13 @@ public final class DashboardApp {
             requestFrame(urgent: true)
         case .resourceChanged:
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
-            // even if the screen was idle and the next tick was a minute away.
-            if tickAction != nil, tickDue - clock.now > 0.2 { scheduleTick(after: 0.2) }
+            // even if the screen was idle and the next tick was a minute away. When nothing loads
+            // any more, a tick set for spinners is set again for the next age or minute.
+            if tickAction != nil, tickDue - clock.now > 0.2 {
+                scheduleTick(after: 0.2)
+            } else if tickIsForSpinners, healthCounts.loading == 0 {
+                scheduleTick()
+            }
             requestFrame()
         case .tick:
             spinnerTick += 1
@@ -478,6 +495,7 @@ public final class DashboardApp {
     private func scheduleTick(after interval: TimeInterval? = nil) {
         tickAction?.cancel()
         let interval = interval ?? secondsUntilTheScreenChanges()
+        tickIsForSpinners = healthCounts.loading > 0
         tickDue = clock.now + interval
         tickAction = scheduler.schedule(after: interval) { [weak self] in self?.send(.tick) }
     }
@@ -533,31 +551,52 @@ public final class DashboardApp {
     /// Asks for a frame. Many requests make one frame; background ones (`urgent: false`) come at
     /// most every `minimumFrameInterval` (0.2 s by default: five a second, which is what a
     /// monitor's eye needs), so fifty endpoints answering through a second do not redraw fifty
-    /// times; urgent ones (keys, resizes) draw on the next main-queue turn.
+    /// times, and wait briefly for loads that have just started (`FramePacing`); urgent ones
+    /// (keys, resizes) draw on the next main-queue turn.
     public func requestFrame(urgent: Bool = false) {
         guard terminal != nil else { return }
         if urgent {
             guard !urgentFrameScheduled else { return }
             urgentFrameScheduled = true
-            DispatchQueue.main.async { @Sendable in
-                MainActor.assumeIsolated { self.drawScheduledFrame() }
+            scheduleDraw(after: nil)
+            return
+        }
+        if frameScheduled {
+            if !heldFrameReleased, pacing.releases(loading: healthCounts.loading > 0) {
+                heldFrameReleased = true
+                scheduleDraw(after: nil)
             }
             return
         }
-        guard !frameScheduled, !urgentFrameScheduled else { return }
+        guard !urgentFrameScheduled else { return }
         frameScheduled = true
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- lastFrameUptime) / 1e9
-        let wait = max(0, minimumFrameInterval - elapsed)
-        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { @Sendable in
-            MainActor.assumeIsolated { self.drawScheduledFrame() }
+        scheduleDraw(after: pacing.wait(now: Self.uptime()))
+    }
+
+    /// Draws on the next main-queue turn (nil) or after `wait` seconds, unless a frame has been
+    /// drawn in between.
+    private func scheduleDraw(after wait: Double?) {
+        let token = frameToken
+        let draw = { @Sendable in MainActor.assumeIsolated { self.drawScheduledFrame(token) } }
+        if let wait {
+            DispatchQueue.main.asyncAfter(deadline: .now() + wait, execute: draw)
+        } else {
+            DispatchQueue.main.async(execute: draw)
         }
     }
 
-    private func drawScheduledFrame() {
-        guard frameScheduled || urgentFrameScheduled else { return }
-        frameScheduled = false
-        urgentFrameScheduled = false
+    private func drawScheduledFrame(_ token: Int) {
+        guard token == frameToken, frameScheduled || urgentFrameScheduled else { return }
+        if !urgentFrameScheduled, let hold = pacing.hold(now: Self.uptime(), loading: healthCounts.loading > 0) {
+            scheduleDraw(after: hold)
+            return
+        }
         drawNow()
+    }
+
+    /// Seconds on the monotonic clock frames are paced by.
+    private static func uptime() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
     /// Draws a frame now; returns the number of cells sent.
@@ -566,9 +605,11 @@ public final class DashboardApp {
         // A stopped app draws nothing: a frame left on the main queue must not outlive quitting.
         guard let terminal, started else { return 0 }
         framesDrawn += 1
-        lastFrameUptime = DispatchTime.now().uptimeNanoseconds
+        frameToken += 1
+        pacing.drew(at: Self.uptime())
         frameScheduled = false
         urgentFrameScheduled = false
+        heldFrameReleased = false
         let sent = terminal.draw { buffer in render(into: &buffer) }
         onFrame?(sent)
         return sent
