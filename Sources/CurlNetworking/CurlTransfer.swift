@@ -19,9 +19,6 @@ final class CurlTransfer: @unchecked Sendable {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let gate: CompletionGate
-    private let pool: CurlHandlePool
-    /// The handle has gone back to the pool (loop thread; read again only in `deinit`).
-    private var released = false
     private let maxResponseBytes: Int
     private let maxRedirects: Int
     private let userAgent: String
@@ -59,16 +56,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
-        pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
+        gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
-        guard let url = request.url, let easy = pool.take() else {
+        guard let url = request.url, let easy = curl_easy_init() else {
             gate.complete(.failure(URLError(.badURL)))
             return nil
         }
         self.id = id
         self.easy = easy
         self.gate = gate
-        self.pool = pool
         self.maxResponseBytes = options.maxResponseBytes
         self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
         self.userAgent = options.userAgent
@@ -84,31 +80,15 @@ final class CurlTransfer: @unchecked Sendable {
         self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
         guard configureHandle(), configureTLS(transport.tls), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
-            deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+            gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
     }
 
     deinit {
-        releaseHandle()
-        errorBuffer.deallocate()
-    }
-
-    /// Gives the handle back to the pool; the transfer is out of the multi handle and will not
-    /// touch it again. A handle that held a cookie jar's share is not reused.
-    private func releaseHandle() {
-        guard !released else { return }
-        released = true
-        pool.giveBack(easy, reusable: cookieStore == nil)
+        curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
-        headerList = nil
-    }
-
-    /// Releases the handle, then completes: the handle is back in the pool before whoever is
-    /// waiting for this result can start the next request.
-    private func deliver(_ result: NetworkResult) {
-        releaseHandle()
-        gate.complete(result)
+        errorBuffer.deallocate()
     }
 
     // MARK: Setup
@@ -307,15 +287,15 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(_ code: CURLcode) -> Next {
         if code == CURLE_OK, let next = redirectTarget() {
             if let refusal = RedirectPolicy.refusal(from: url, to: next) {
-                deliver(NetworkResult(error: refusal, timing: timing()))
+                gate.complete(NetworkResult(error: refusal, timing: timing()))
                 return .done
             }
             guard redirectsFollowed < maxRedirects else {
-                deliver(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
+                gate.complete(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
                 return .done
             }
             guard prepareHop(to: next) else {
-                deliver(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
+                gate.complete(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
                 return .done
             }
             return .again
@@ -359,13 +339,13 @@ final class CurlTransfer: @unchecked Sendable {
     private func complete(_ code: CURLcode) {
         let timing = self.timing()
         if code == CURLE_OK {
-            deliver(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
+            gate.complete(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
         } else if tooLarge {
-            deliver(NetworkResult(
+            gate.complete(NetworkResult(
                 response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
                 timing: timing, certificate: certificate()))
         } else {
-            deliver(NetworkResult(error: failure(for: code), timing: timing))
+            gate.complete(NetworkResult(error: failure(for: code), timing: timing))
         }
     }
 
