@@ -60,3 +60,35 @@ import Testing
         #expect(h.screen[1].contains("1s ago"))
     }
 }
+
+/// Only what is on screen sets the tick: a thousand panes cost a tick what the ones in view cost.
+@MainActor
+@Suite struct OnScreenTickTests {
+    @Test func panesOffScreenSetNoTickUntilTheyComeIntoView() async throws {
+        let panes = (0..<20).map { "  - { title: P\($0), resource: /p/\($0), every: 1h, show: value, select: status }" }
+        let h = try DashboardHarness("title: Many\nservice:\n  baseURL: https://api.test/\npanes:\n" + panes.joined(separator: "\n"), columns: 60, rows: 8)
+        for index in 0..<20 { h.stub("p/\(index)", .json(#"{"status":"UP"}"#)) }
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panesOnScreen.count == 6, "collapsed: six rows in view")
+        try await h.advance(61)
+        #expect(h.screen[1].contains("1m ago"))
+
+        // A pane out of view loads again: its age changes in a second, but nothing on screen does.
+        let last = h.app.panes[18]
+        _ = try await last.resource.load().awaitResult()
+        try await h.settle()
+        #expect(!h.app.panesOnScreen.contains { $0 === last })
+        try await h.advance(0.3)  // the tick the load pulled in has run: the next is far off
+        let wait = h.app.secondsUntilTheScreenChanges()
+        #expect(wait > 30 && wait < 40, "next change on screen: the header's minute, got \(wait)")
+
+        // In view, it ticks with its age.
+        for _ in 0..<9 { h.app.send(.key(.down)) }  // two columns: down moves by two
+        try await h.settle()
+        #expect(h.app.panesOnScreen.contains { $0 === last })
+        #expect(h.screen.contains { $0.contains("P18") && $0.contains("now") }, "\(h.screen)")
+        try await h.advance(0.75)
+        #expect(h.screen.contains { $0.contains("P18") && $0.contains("1s ago") }, "\(h.screen)")
+    }
+}

@@ -18,6 +18,7 @@ extension DashboardApp {
     }
 
     func render(into buffer: inout Buffer) {
+        panesOnScreen.removeAll(keepingCapacity: true)
         let area = buffer.area
         guard area.width >= Self.minimumSize.columns, area.height >= Self.minimumSize.rows else {
             let message = "Terminal too small: \(area.width)x\(area.height) (Hammock needs \(Self.minimumSize))"
@@ -158,6 +159,7 @@ extension DashboardApp {
         for pane in visible { titleWidth = max(titleWidth, min(24, DisplayWidth.of(pane.spec.title))) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
             let pane = visible[index]
+            panesOnScreen.append(pane)
             let (mark, style) = marker(for: pane)
             let y = area.y + row
             let selected = index == selection
@@ -265,6 +267,7 @@ extension DashboardApp {
     }
 
     private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
+        panesOnScreen.append(pane)
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }

@@ -253,6 +253,7 @@ extension DashboardApp {
     /// Draws a detail view of the zoomed pane: its lines from the pane's scroll, the search's
     /// matches highlighted, and under the timing view the history chart.
     func renderDetail(_ view: ZoomView, of pane: Pane, into area: Rect, buffer: inout Buffer) {
+        panesOnScreen.append(pane)
         let block = Block(
             title: "\(pane.spec.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
             titleStyle: Style().bolded.fg(.cyan), rightTitleStyle: Style().dimmed)

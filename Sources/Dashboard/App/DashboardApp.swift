@@ -129,6 +129,8 @@ public final class DashboardApp {
     private var frameToken = 0
     /// When background frames are drawn, on the uptime clock.
     private var pacing: FramePacing
+    /// The panes the latest frame showed, in any view (set by `render`).
+    var panesOnScreen: [Pane] = []
     private var tickAction: ScheduledAction?
     /// The pending tick is for spinners (something was loading when it was set).
     private var tickIsForSpinners = false
@@ -489,9 +491,11 @@ public final class DashboardApp {
     }
 
     /// Ticks when the screen would next read differently with no event: five times a second (the
-    /// background frame rate) while anything loads, for the spinners; otherwise when the header's
-    /// minute or a data age ("4s ago" → "5s ago", "3m ago" → "4m ago") next changes. An idle
-    /// dashboard wakes once a minute.
+    /// background frame rate) while a pane on screen loads, for the spinners; otherwise when the
+    /// header's minute or the data age of a pane on screen ("4s ago" → "5s ago", "3m ago" → "4m
+    /// ago") next changes. An idle dashboard wakes once a minute. Panes off screen change nothing
+    /// on it by the passing of time (their events still count in the header), so a thousand panes
+    /// cost a tick no more than the fifty on screen.
     private func scheduleTick(after interval: TimeInterval? = nil) {
         tickAction?.cancel()
         let interval = interval ?? secondsUntilTheScreenChanges()
@@ -501,10 +505,10 @@ public final class DashboardApp {
     }
 
     func secondsUntilTheScreenChanges() -> TimeInterval {
-        if panes.contains(where: { $0.resource.isLoading }) { return 0.2 }
+        if panesOnScreen.contains(where: { $0.resource.isLoading }) { return 0.2 }
         let now = clock.now
         var next = Formatting.untilClockChanges(now)
-        for pane in panes {
+        for pane in panesOnScreen {
             if let data = pane.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
             if let until = pane.contentValidUntil { next = min(next, max(0, until - now)) }
         }
@@ -610,7 +614,10 @@ public final class DashboardApp {
         frameScheduled = false
         urgentFrameScheduled = false
         heldFrameReleased = false
+        let before = panesOnScreen
         let sent = terminal.draw { buffer in render(into: &buffer) }
+        // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
+        if tickAction != nil, !panesOnScreen.elementsEqual(before, by: ===) { scheduleTick() }
         onFrame?(sent)
         return sent
     }
