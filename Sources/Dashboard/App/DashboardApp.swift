@@ -256,6 +256,7 @@ public final class DashboardApp {
         cancelReminders()
         for pane in panes { pane.detach() }
         panes = []
+        panesOnScreen = []
         healthCounts = HealthCounts()
         panesByResource = [:]
         eventOwner = EventOwner()
