@@ -131,6 +131,8 @@ public final class DashboardApp {
     private var pacing: FramePacing
     /// The panes the latest frame showed, in any view (set by `render`).
     var panesOnScreen: [Pane] = []
+    /// The frame before's, kept to compare with (its storage is reused: no array per frame).
+    private var panesOnScreenBefore: [Pane] = []
     private var tickAction: ScheduledAction?
     /// The pending tick is for spinners (something was loading when it was set).
     private var tickIsForSpinners = false
@@ -257,6 +259,7 @@ public final class DashboardApp {
         for pane in panes { pane.detach() }
         panes = []
         panesOnScreen = []
+        panesOnScreenBefore = []
         healthCounts = HealthCounts()
         panesByResource = [:]
         eventOwner = EventOwner()
@@ -615,10 +618,10 @@ public final class DashboardApp {
         frameScheduled = false
         urgentFrameScheduled = false
         heldFrameReleased = false
-        let before = panesOnScreen
+        swap(&panesOnScreen, &panesOnScreenBefore)
         let sent = terminal.draw { buffer in render(into: &buffer) }
         // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
-        if tickAction != nil, !panesOnScreen.elementsEqual(before, by: ===) { scheduleTick() }
+        if tickAction != nil, !panesOnScreen.elementsEqual(panesOnScreenBefore, by: ===) { scheduleTick() }
         onFrame?(sent)
         return sent
     }
