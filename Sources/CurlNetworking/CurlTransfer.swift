@@ -44,7 +44,12 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Touched only on the transfer loop's thread, from libcurl's callbacks and at completion.
     private var body = Data()
-    private var headers: [(name: String, value: String)] = []
+    /// The header block so far: lower-cased names, a repeated header's values joined with ", ".
+    private var headers: [String: String] = [:]
+    /// The name of the last header line, for a folded continuation line.
+    private var lastHeaderName: String?
+    /// The last Content-Length value, to refuse a second one that disagrees.
+    private var lengthValue: String?
     private var statusLineSeen = false
     private var declaredLength: Int64?
     /// Two Content-Length headers that disagree: the exchange is refused (a truncated or smuggled
@@ -199,28 +204,40 @@ final class CurlTransfer: @unchecked Sendable {
     /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
     /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.
     static func headerLine(name: String, value: String) -> String {
-        let name = headerText(Array(name.utf8)[...], unfolding: true)
-        let value = headerText(Array(value.utf8)[...], unfolding: true)
+        var name = name
+        var value = value
+        name = name.withUTF8 { headerText(UnsafeRawBufferPointer($0), unfolding: true) }
+        value = value.withUTF8 { headerText(UnsafeRawBufferPointer($0), unfolding: true) }
         if value.isEmpty { return name.lowercased() == "expect" ? "\(name):" : "\(name);" }
         return "\(name): \(value)"
     }
 
     /// The bytes as text without leading and trailing spaces, tabs and line ends; with `unfolding`,
-    /// line ends inside become spaces. Plain byte work: this runs for every header of every probe.
-    static func headerText<Bytes: Collection<UInt8>>(_ bytes: Bytes, unfolding: Bool = false) -> String {
+    /// line ends inside become spaces; with `lowercased`, ASCII letters are lower-cased (header names
+    /// are ASCII tokens). Plain byte work: this runs for every header of every probe.
+    static func headerText(_ bytes: UnsafeRawBufferPointer, unfolding: Bool = false, lowercased: Bool = false) -> String {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
-        var last = first
-        var index = first
-        while index != bytes.endIndex {
-            if !isSpace(bytes[index]) { last = index }
-            index = bytes.index(after: index)
+        var first = 0
+        var end = bytes.count
+        while first < end, isSpace(bytes[first]) { first += 1 }
+        while end > first, isSpace(bytes[end - 1]) { end -= 1 }
+        guard first < end else { return "" }
+        let run = UnsafeRawBufferPointer(rebasing: bytes[first..<end])
+        let rewrites = (lowercased && run.contains(where: { (0x41...0x5A).contains($0) }))
+            || (unfolding && run.contains(where: { $0 == 0x0D || $0 == 0x0A }))
+        guard rewrites else { return String(decoding: run, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: run.count) { out in
+            for (index, byte) in run.enumerated() {
+                if unfolding, byte == 0x0D || byte == 0x0A {
+                    out[index] = 0x20
+                } else if lowercased, (0x41...0x5A).contains(byte) {
+                    out[index] = byte + 0x20
+                } else {
+                    out[index] = byte
+                }
+            }
+            return run.count
         }
-        let run = bytes[first...last]
-        if unfolding, run.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-            return String(decoding: run.map { $0 == 0x0D || $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
-        }
-        return String(decoding: run, as: UTF8.self)
     }
 
     // MARK: Callbacks (transfer loop thread)
@@ -250,26 +267,35 @@ final class CurlTransfer: @unchecked Sendable {
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if bytes.starts(with: "HTTP/".utf8) {
             headers.removeAll(keepingCapacity: true)
+            lastHeaderName = nil
+            lengthValue = nil
             declaredLength = nil
             statusLineSeen = true
             return true
         }
         if let first = bytes.first, first == 0x20 || first == 0x09 {
             let continuation = CurlTransfer.headerText(bytes)
-            if !headers.isEmpty, !continuation.isEmpty { headers[headers.count - 1].value += " " + continuation }
+            if let name = lastHeaderName, !continuation.isEmpty { headers[name, default: ""] += " " + continuation }
             return true
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let name = CurlTransfer.headerText(bytes[..<colon])
-        let value = CurlTransfer.headerText(bytes[(colon + 1)...])
-        headers.append((name, value))
-        if name.utf8.count == 14, name.lowercased() == "content-length" {
-            if let earlier = headers.dropLast().last(where: { $0.name.lowercased() == "content-length" }), earlier.value != value {
-                conflictingLengths = (earlier.value, value)
+        let name = CurlTransfer.headerText(UnsafeRawBufferPointer(rebasing: bytes[..<colon]), lowercased: true)
+        let value = CurlTransfer.headerText(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
+        if name == "content-length" {
+            if let earlier = lengthValue, earlier != value {
+                conflictingLengths = (earlier, value)
                 return false
             }
+            lengthValue = value
             declaredLength = Int64(value)
         }
+        if headers.isEmpty { headers.reserveCapacity(16) }
+        if let earlier = headers[name] {
+            headers[name] = "\(earlier), \(value)"
+        } else {
+            headers[name] = value
+        }
+        lastHeaderName = name
         return true
     }
 
@@ -328,6 +354,8 @@ final class CurlTransfer: @unchecked Sendable {
         redirectsFollowed += 1
         body = Data()
         headers.removeAll()
+        lastHeaderName = nil
+        lengthValue = nil
         statusLineSeen = false
         declaredLength = nil
         tooLarge = false
@@ -470,10 +498,7 @@ final class CurlTransfer: @unchecked Sendable {
         // The URL asked for, unless a redirect changed it: no parse per response.
         let answered = effective.map { String(cString: $0) }
         var head = HTTPResponseHead(statusCode: status, url: answered == url.absoluteString ? url : answered.flatMap(URL.init(string:)))
-        for (name, value) in headers {
-            let key = name.lowercased()
-            head.headers[key] = head.headers[key].map { "\($0), \(value)" } ?? value
-        }
+        head.headers = headers
         return head
     }
 }

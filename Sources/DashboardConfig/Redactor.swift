@@ -109,14 +109,15 @@ public struct Redactor: Sendable {
             }
             return copy.map(JSON.array)
         case .object(let object):
-            var changedAny = false
-            let members = object.members.map { member -> (String, JSON) in
+            var copy: [(String, JSON)]?
+            for (index, member) in object.members.enumerated() {
                 let key = redact(member.key)
                 let value = redacted(member.value)
-                if key != member.key || value != nil { changedAny = true }
-                return (key, value ?? member.value)
+                guard key != member.key || value != nil else { continue }
+                if copy == nil { copy = object.members.map { ($0.key, $0.value) } }
+                copy![index] = (key, value ?? member.value)
             }
-            return changedAny ? .object(JSONObject(members)) : nil
+            return copy.map { .object(JSONObject($0)) }
         default:
             return nil
         }

@@ -68,10 +68,21 @@ public struct Entity: Sendable {
     }
 
     private static func lowercased(_ headers: [String: String]) -> [String: String] {
-        guard headers.keys.contains(where: { $0 != $0.lowercased() }) else { return headers }
+        guard headers.keys.contains(where: { !isLowercased($0) }) else { return headers }
         var result: [String: String] = [:]
         for (key, value) in headers { result[key.lowercased()] = value }
         return result
+    }
+
+    /// True if `key` has no upper-case letter; ASCII checked byte by byte, only other text through
+    /// `lowercased()` (this runs for every header of every response).
+    private static func isLowercased(_ key: String) -> Bool {
+        var ascii = true
+        for byte in key.utf8 {
+            if (0x41...0x5A).contains(byte) { return false }
+            if byte >= 0x80 { ascii = false }
+        }
+        return ascii || key == key.lowercased()
     }
 
     static func charset(in contentType: String?) -> String? {

@@ -118,12 +118,19 @@ import Testing
     }
 
     @Test func receivedHeaderTextIsTrimmedOfSpacesTabsAndLineEnds() {
-        #expect(CurlTransfer.headerText(Array(" \t text/plain; charset=utf-8 \r\n".utf8)) == "text/plain; charset=utf-8")
-        #expect(CurlTransfer.headerText(Array("\r\n".utf8)) == "")
-        #expect(CurlTransfer.headerText(Array("".utf8)) == "")
-        #expect(CurlTransfer.headerText(Array("x".utf8)) == "x")
-        #expect(CurlTransfer.headerText(Array("a\r\nb".utf8)) == "a\r\nb")
-        #expect(CurlTransfer.headerText(Array("a\r\nb".utf8), unfolding: true) == "a  b")
+        func text(_ line: String, unfolding: Bool = false, lowercased: Bool = false) -> String {
+            Array(line.utf8).withUnsafeBytes { CurlTransfer.headerText($0, unfolding: unfolding, lowercased: lowercased) }
+        }
+        #expect(text(" \t text/plain; charset=utf-8 \r\n") == "text/plain; charset=utf-8")
+        #expect(text("\r\n") == "")
+        #expect(text("") == "")
+        #expect(text("x") == "x")
+        #expect(text("a\r\nb") == "a\r\nb")
+        #expect(text("a\r\nb", unfolding: true) == "a  b")
+        #expect(text(" Content-Type\t", lowercased: true) == "content-type")
+        #expect(text("X-Ü-AZ@[", lowercased: true) == "x-Ü-az@[", "only ASCII letters are lower-cased")
+        #expect(text("A\r\nB", unfolding: true, lowercased: true) == "a  b")
+        #expect(text("\u{FF}bad", lowercased: true) == "\u{FF}bad")
     }
 
     @Test func followsRedirectsToTheFinalResponse() async throws {

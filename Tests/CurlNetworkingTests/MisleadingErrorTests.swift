@@ -37,6 +37,25 @@ import Testing
         #expect(try await message("/fine", server: server) == nil, "the same length twice is only redundant")
     }
 
+    @Test func headerBlocksAreReadAsTheServerSentThem() async throws {
+        let block = "HTTP/1.1 100 Continue\r\nX-Interim: yes\r\n\r\n"
+            + "HTTP/1.1 200 OK\r\nContent-Type: Text/Plain\r\nX-Tag: a\r\nx-tag: b\r\nX-Folded: one\r\n\t two \r\n"
+            + "  three\r\nX-Empty:\r\nCONTENT-LENGTH: 2\r\n\r\nok"
+        let server = try RawTestServer { _ in Data(block.utf8) }
+        defer { server.stop() }
+        let service = Service(baseURL: server.baseURL, networking: CurlProvider())
+        let resource = service.resource("/headers")
+        _ = try await resource.load().awaitResult()
+        let entity = try #require(resource.latestData)
+        #expect(entity.header(forKey: "x-tag") == "a, b", "a repeated header's values joined, whatever the names' case")
+        #expect(entity.header(forKey: "X-Folded") == "one two three", "folded lines joined to their header")
+        #expect(entity.header(forKey: "x-empty") == "")
+        #expect(entity.header(forKey: "x-interim") == nil, "an interim response's headers are not the answer's")
+        #expect(entity.header(forKey: "content-length") == "2")
+        #expect(entity.contentType == "Text/Plain")
+        #expect(resource.text == "ok")
+    }
+
     @Test func eachTLSFailureNamesItsCause() async throws {
         let pki = try TestCertificates()
         let other = try TestCertificates(name: "Someone Else's CA")

@@ -256,6 +256,23 @@ import Testing
         #expect(!ContentTypeMatcher([]).matches("application/json"))
     }
 
+    @Test func starsMatchOneOrMoreBytesUpToASlashOrPlus() {
+        let star = ContentTypeMatcher(["*/*+json", "*"])
+        #expect(star.matches("application/ld+json"))
+        #expect(!star.matches("application/+json"), "a star matches at least one byte")
+        #expect(!star.matches("a/b+c+json"), "a star does not cross a plus")
+        #expect(star.matches("plain"))
+        #expect(!star.matches("text/plain"), "a lone star does not cross a slash")
+        // A star followed by other bytes tries every length.
+        let infix = ContentTypeMatcher(["application/x-*son", "*t/x*"])
+        #expect(infix.matches("application/x-json"))
+        #expect(infix.matches("application/x-sonson"))
+        #expect(!infix.matches("application/x-son"))
+        #expect(infix.matches("text/xml"))
+        #expect(infix.matches("tt/xy"))
+        #expect(!infix.matches("t/xy"))
+    }
+
     @Test func gatedTransformersRunOnlyForMatchingContentTypes() async throws {
         h.service.configure("**") { $0.pipeline[.model].add(Appender(marker: "!"), contentTypes: ["text/csv"]) }
         _ = try await load(.text("a,b", contentType: "text/csv"))

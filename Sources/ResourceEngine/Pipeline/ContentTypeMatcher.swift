@@ -38,6 +38,16 @@ public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
         while p < pattern.count {
             let head = pattern[p]
             if head == UInt8(ascii: "*") {
+                // Followed by `/`, `+` or nothing (every standard pattern), the star can only end
+                // where its run of other bytes ends: no backtracking.
+                if p + 1 == pattern.count || pattern[p + 1] == UInt8(ascii: "/") || pattern[p + 1] == UInt8(ascii: "+") {
+                    var end = t
+                    while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "+") { end += 1 }
+                    guard end > t else { return false }
+                    p += 1
+                    t = end
+                    continue
+                }
                 var index = t
                 while index < text.count, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "+") {
                     index += 1

@@ -40,7 +40,10 @@ public enum ResourceEvent: Sendable, Equatable, CustomStringConvertible {
         case .observerAdded: "ObserverAdded"
         case .requested: "Requested"
         case .requestCancelled: "RequestCancelled"
-        case .newData(let source): "NewData(\(source.rawValue.prefix(1).uppercased() + source.rawValue.dropFirst()))"
+        case .newData(.network): "NewData(Network)"
+        case .newData(.cache): "NewData(Cache)"
+        case .newData(.localOverride): "NewData(LocalOverride)"
+        case .newData(.wipe): "NewData(Wipe)"
         case .notModified: "NotModified"
         case .error: "Error"
         }
