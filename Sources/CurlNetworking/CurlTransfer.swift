@@ -99,7 +99,11 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Setup
 
     private func set(_ option: CURLoption, _ value: Int) -> Bool { hc_setopt_long(easy, option, value) == CURLE_OK }
-    private func set(_ option: CURLoption, _ value: String) -> Bool { hc_setopt_pointer(easy, option, value) == CURLE_OK }
+    /// A string option; libcurl copies it. `withCString` lends a native string's own bytes (passing
+    /// the String as a raw pointer would copy it into a new array first).
+    private func set(_ option: CURLoption, _ value: String) -> Bool {
+        value.withCString { hc_setopt_pointer(easy, option, $0) } == CURLE_OK
+    }
 
     /// What stays the same on every hop.
     private func configureHandle() -> Bool {
