@@ -44,17 +44,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Touched only on the transfer loop's thread, from libcurl's callbacks and at completion.
     private var body = Data()
-    /// The header block so far: lower-cased names, a repeated header's values joined with ", ".
-    private var headers: [String: String] = [:]
-    /// The name of the last header line, for a folded continuation line.
-    private var lastHeaderName: String?
-    /// The last Content-Length value, to refuse a second one that disagrees.
-    private var lengthValue: String?
-    private var statusLineSeen = false
-    private var declaredLength: Int64?
-    /// Two Content-Length headers that disagree: the exchange is refused (a truncated or smuggled
-    /// body must not pass as the answer).
-    private var conflictingLengths: (String, String)?
+    private var received = ResponseHeaderBlock()
     private var tooLarge = false
 
     /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
@@ -210,38 +200,10 @@ final class CurlTransfer: @unchecked Sendable {
     static func headerLine(name: String, value: String) -> String {
         var name = name
         var value = value
-        name = name.withUTF8 { headerText(UnsafeRawBufferPointer($0), unfolding: true) }
-        value = value.withUTF8 { headerText(UnsafeRawBufferPointer($0), unfolding: true) }
+        name = name.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
+        value = value.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
         if value.isEmpty { return name.lowercased() == "expect" ? "\(name):" : "\(name);" }
         return "\(name): \(value)"
-    }
-
-    /// The bytes as text without leading and trailing spaces, tabs and line ends; with `unfolding`,
-    /// line ends inside become spaces; with `lowercased`, ASCII letters are lower-cased (header names
-    /// are ASCII tokens). Plain byte work: this runs for every header of every probe.
-    static func headerText(_ bytes: UnsafeRawBufferPointer, unfolding: Bool = false, lowercased: Bool = false) -> String {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var first = 0
-        var end = bytes.count
-        while first < end, isSpace(bytes[first]) { first += 1 }
-        while end > first, isSpace(bytes[end - 1]) { end -= 1 }
-        guard first < end else { return "" }
-        let run = UnsafeRawBufferPointer(rebasing: bytes[first..<end])
-        let rewrites = (lowercased && run.contains(where: { (0x41...0x5A).contains($0) }))
-            || (unfolding && run.contains(where: { $0 == 0x0D || $0 == 0x0A }))
-        guard rewrites else { return String(decoding: run, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: run.count) { out in
-            for (index, byte) in run.enumerated() {
-                if unfolding, byte == 0x0D || byte == 0x0A {
-                    out[index] = 0x20
-                } else if lowercased, (0x41...0x5A).contains(byte) {
-                    out[index] = byte + 0x20
-                } else {
-                    out[index] = byte
-                }
-            }
-            return run.count
-        }
     }
 
     // MARK: Callbacks (transfer loop thread)
@@ -249,7 +211,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Appends body bytes; false stops the transfer (over the cap, or cancelled).
     fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if gate.isComplete { return false }
-        if body.isEmpty, let declared = declaredLength, declared > Int64(maxResponseBytes) {
+        if body.isEmpty, let declared = received.declaredLength, declared > Int64(maxResponseBytes) {
             tooLarge = true
             return false
         }
@@ -260,7 +222,7 @@ final class CurlTransfer: @unchecked Sendable {
         body.append(contentsOf: bytes)
         // Only while more is to come: a body that is whole completes at once, and the completion
         // is its progress of 1 (one hop to the main actor per request, not two).
-        if let declared = declaredLength, declared > 0, Int64(body.count) < declared {
+        if let declared = received.declaredLength, declared > 0, Int64(body.count) < declared {
             progress(Double(body.count) / Double(declared))
         }
         return true
@@ -269,38 +231,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Records one header line. A status line starts a new header block: what came before belonged
     /// to a redirect or an interim (1xx) response. False stops the transfer (conflicting lengths).
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if bytes.starts(with: "HTTP/".utf8) {
-            headers.removeAll(keepingCapacity: true)
-            lastHeaderName = nil
-            lengthValue = nil
-            declaredLength = nil
-            statusLineSeen = true
-            return true
-        }
-        if let first = bytes.first, first == 0x20 || first == 0x09 {
-            let continuation = CurlTransfer.headerText(bytes)
-            if let name = lastHeaderName, !continuation.isEmpty { headers[name, default: ""] += " " + continuation }
-            return true
-        }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let name = CurlTransfer.headerText(UnsafeRawBufferPointer(rebasing: bytes[..<colon]), lowercased: true)
-        let value = CurlTransfer.headerText(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
-        if name == "content-length" {
-            if let earlier = lengthValue, earlier != value {
-                conflictingLengths = (earlier, value)
-                return false
-            }
-            lengthValue = value
-            declaredLength = Int64(value)
-        }
-        if headers.isEmpty { headers.reserveCapacity(16) }
-        if let earlier = headers[name] {
-            headers[name] = "\(earlier), \(value)"
-        } else {
-            headers[name] = value
-        }
-        lastHeaderName = name
-        return true
+        received.add(bytes)
     }
 
     // MARK: Completion (transfer loop thread)
@@ -357,11 +288,7 @@ final class CurlTransfer: @unchecked Sendable {
         url = next
         redirectsFollowed += 1
         body = Data()
-        headers.removeAll()
-        lastHeaderName = nil
-        lengthValue = nil
-        statusLineSeen = false
-        declaredLength = nil
+        received = ResponseHeaderBlock()
         tooLarge = false
         errorBuffer[0] = 0
         return configureHop()
@@ -374,7 +301,7 @@ final class CurlTransfer: @unchecked Sendable {
             gate.complete(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
         } else if tooLarge {
             gate.complete(NetworkResult(
-                response: statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
+                response: received.statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
                 timing: timing, certificate: certificate()))
         } else {
             gate.complete(NetworkResult(error: failure(for: code), timing: timing))
@@ -387,7 +314,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func failure(for code: CURLcode) -> any Error {
         let detail = lastErrorText
         typealias Failure = RequestError.Cause.TransportFailure
-        if let (first, second) = conflictingLengths {
+        if let (first, second) = received.conflictingLengths {
             return Failure("The server sent conflicting Content-Length headers (\(first) and \(second))", detail: detail)
         }
         switch code {
@@ -398,7 +325,7 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_OUT_OF_MEMORY where body.isEmpty:
             return Failure("The server sent a response header over 100 KB", detail: detail)
         case CURLE_PARTIAL_FILE:
-            if let declared = declaredLength, let missing = detail.flatMap(CurlTransfer.remainingBytes) {
+            if let declared = received.declaredLength, let missing = detail.flatMap(CurlTransfer.remainingBytes) {
                 return Failure("The server closed the connection before the response was complete (\(missing) of \(declared) bytes missing)", detail: detail)
             }
             return Failure("The server closed the connection before the response was complete", detail: detail)
@@ -502,7 +429,7 @@ final class CurlTransfer: @unchecked Sendable {
         // The URL asked for, unless a redirect changed it: no parse per response.
         let answered = effective.map { String(cString: $0) }
         var head = HTTPResponseHead(statusCode: status, url: answered == url.absoluteString ? url : answered.flatMap(URL.init(string:)))
-        head.headers = headers
+        head.headers = received.headers
         return head
     }
 }

@@ -119,7 +119,7 @@ import Testing
 
     @Test func receivedHeaderTextIsTrimmedOfSpacesTabsAndLineEnds() {
         func text(_ line: String, unfolding: Bool = false, lowercased: Bool = false) -> String {
-            Array(line.utf8).withUnsafeBytes { CurlTransfer.headerText($0, unfolding: unfolding, lowercased: lowercased) }
+            Array(line.utf8).withUnsafeBytes { ResponseHeaderBlock.text($0, unfolding: unfolding, lowercased: lowercased) }
         }
         #expect(text(" \t text/plain; charset=utf-8 \r\n") == "text/plain; charset=utf-8")
         #expect(text("\r\n") == "")
@@ -131,6 +131,22 @@ import Testing
         #expect(text("X-Ü-AZ@[", lowercased: true) == "x-Ü-az@[", "only ASCII letters are lower-cased")
         #expect(text("A\r\nB", unfolding: true, lowercased: true) == "a  b")
         #expect(text("\u{FF}bad", lowercased: true) == "\u{FF}bad")
+    }
+
+    @Test func aHeaderBlockIsReadLineByLine() {
+        var block = ResponseHeaderBlock()
+        func add(_ line: String) -> Bool { Array(line.utf8).withUnsafeBytes { block.add($0) } }
+        for line in ["HTTP/1.1 301 Moved\r\n", "Location: /b\r\n", "Content-Length: 9\r\n", "\r\n"] { #expect(add(line)) }
+        #expect(block.headers == ["location": "/b", "content-length": "9"])
+        for line in ["HTTP/1.1 200 OK\r\n", "Set-Cookie: a=1\r\n", "set-cookie: b=2\r\n", "X-Long: one\r\n", " two\r\n", "no colon\r\n"] {
+            #expect(add(line))
+        }
+        #expect(block.headers == ["set-cookie": "a=1, b=2", "x-long": "one two"], "a new status line starts a new block")
+        #expect(block.declaredLength == nil)
+        #expect(add("Content-Length: 5\r\n") && add("content-length: 5\r\n"), "the same length twice is only redundant")
+        #expect(block.declaredLength == 5)
+        #expect(!add("Content-Length: 50\r\n"))
+        #expect(block.conflictingLengths.map { [$0.0, $0.1] } == ["5", "50"])
     }
 
     @Test func followsRedirectsToTheFinalResponse() async throws {

@@ -241,7 +241,7 @@ extension DashboardApp {
         let health = pane.health
         let alerts = pane.spec.alerts
         // Data with no exchange behind it in this run came from the persistent cache.
-        if resource.latestMetrics == nil, let data = resource.latestData, resource.latestError == nil {
+        if resource.latestMetrics == nil, let data = resource.latestData, !resource.hasError {
             state = "cached " + Formatting.age(max(0, clock.now - data.timestamp))
         } else if health == .failing {
             state = "error"
@@ -296,7 +296,7 @@ extension DashboardApp {
                 inner.height -= 1
             }
         }
-        if let unmet = pane.unmetExpectation, pane.resource.latestError == nil, inner.height >= 2 {
+        if let unmet = pane.unmetExpectation, !pane.resource.hasError, inner.height >= 2 {
             // The reason, wrapped to at most two lines, at the bottom of the pane.
             var lines = Paragraph("⚠ " + unmet).lines(width: inner.width)
             let room = min(2, inner.height - 1)

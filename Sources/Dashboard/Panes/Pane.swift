@@ -134,7 +134,7 @@ public final class Pane {
     /// Counts a finished probe (after `evaluate`) toward the pane's alert and its metrics.
     func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
         let good = verdict == .ok
-        probeCounts.record(ok: good, answered: resource.latestError == nil || errorIsExpected, latency: resource.latestMetrics?.latency)
+        probeCounts.record(ok: good, answered: !resource.hasError || errorIsExpected, latency: resource.latestMetrics?.latency)
         return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
     }
 
@@ -143,16 +143,16 @@ public final class Pane {
     /// "an expected error, or data").
     public var verdict: Health {
         let expected = errorIsExpected
-        if !expected, resource.latestError != nil { return .failing }
+        if !expected, resource.hasError { return .failing }
         if contentProblem != nil { return .failing }
         if unmetExpectation != nil { return .unmet }
-        if expected || resource.latestData != nil { return .ok }
+        if expected || resource.hasData { return .ok }
         return resource.isLoading ? .loading : .waiting
     }
 
     /// Why the pane is failing ("Service Unavailable", "select items: no member…"), or nil.
     public var failure: String? {
-        if resource.latestError != nil, !errorIsExpected { return displayedError }
+        if resource.hasError, !errorIsExpected { return displayedError }
         return contentProblem
     }
 

@@ -53,9 +53,9 @@ public final class StatusOverlay: ResourceObserver {
             case .manualLoading:
                 if manualLoadCount > 0 { return .loading }
             case .anyData:
-                if observedResources.contains(where: { $0.latestData != nil }) { return .success }
+                if observedResources.contains(where: { $0.hasData }) { return .success }
             case .allData:
-                if observedResources.allSatisfy({ $0.latestData != nil }) { return .success }
+                if observedResources.allSatisfy({ $0.hasData }) { return .success }
             case .error:
                 if let error = observedResources.lazy.compactMap(\.latestError).first { return .error(error) }
             }
@@ -69,7 +69,7 @@ public final class StatusOverlay: ResourceObserver {
     /// joins a load already in flight instead of starting another.
     @discardableResult
     public func retryFailedRequests() -> [Request] {
-        let requests = observedResources.filter { $0.latestError != nil }.compactMap { $0.loadIfNeeded() }
+        let requests = observedResources.filter { $0.hasError }.compactMap { $0.loadIfNeeded() }
         for request in requests { trackManualLoad(request) }
         return requests
     }

@@ -30,6 +30,12 @@ public final class Resource {
     /// The latest failure; cleared by any success, a 304, a local override or a wipe.
     public internal(set) var latestError: RequestError?
 
+    /// `latestData != nil`, without copying the entity out (asked for every pane on every frame).
+    public var hasData: Bool { latestData != nil }
+
+    /// `latestError != nil`, without copying the error out.
+    public var hasError: Bool { latestError != nil }
+
     /// Load requests in flight, oldest first.
     public internal(set) var loadRequests: [Request] = []
 
