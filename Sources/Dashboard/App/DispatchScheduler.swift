@@ -17,6 +17,7 @@ public final class DispatchScheduler: DashboardScheduler {
     }
 
     private var heap: [Entry] = []
+    private var spare: [Entry] = []
     private var counter = 0
     private var armedFor: UInt64?
     private var isFiring = false
@@ -59,12 +60,16 @@ public final class DispatchScheduler: DashboardScheduler {
     private func fire() {
         armedFor = nil
         let horizon = DispatchTime.now().uptimeNanoseconds + window
-        // Actions scheduled while these run wait for the next firing, even if already due.
-        var due: [Entry] = []
+        // Actions scheduled while these run wait for the next firing, even if already due. The
+        // list's storage is kept from one firing to the next.
+        var due = spare
+        spare = []
         while let first = heap.first, first.due <= horizon { due.append(pop()) }
         isFiring = true
         for entry in due where !entry.handle.isCancelled { entry.action() }
         isFiring = false
+        due.removeAll(keepingCapacity: true)
+        spare = due
         if let next = heap.first { arm(next.due) }
     }
 

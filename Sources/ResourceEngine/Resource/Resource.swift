@@ -25,16 +25,21 @@ public final class Resource {
     let invalidURLSource: String??
 
     /// The latest good data. Kept after an error; cleared only by `wipe()`.
-    public internal(set) var latestData: Entity?
+    public internal(set) var latestData: Entity? {
+        didSet { hasData = latestData != nil }
+    }
 
     /// The latest failure; cleared by any success, a 304, a local override or a wipe.
-    public internal(set) var latestError: RequestError?
+    public internal(set) var latestError: RequestError? {
+        didSet { hasError = latestError != nil }
+    }
 
-    /// `latestData != nil`, without copying the entity out (asked for every pane on every frame).
-    public var hasData: Bool { latestData != nil }
+    /// `latestData != nil`, kept as a flag: reading the optional would copy the entity out, and
+    /// this is asked for every pane on every frame.
+    public private(set) var hasData = false
 
-    /// `latestError != nil`, without copying the error out.
-    public var hasError: Bool { latestError != nil }
+    /// `latestError != nil`, kept as a flag for the same reason.
+    public private(set) var hasError = false
 
     /// Load requests in flight, oldest first.
     public internal(set) var loadRequests: [Request] = []
