@@ -9,6 +9,20 @@ import Testing
 
     // MARK: Hooks
 
+    @Test func methodsByWireNameAndAsKeys() {
+        #expect(RequestMethod.allCases.map(\.httpName) == ["OPTIONS", "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"])
+        for method in RequestMethod.allCases {
+            #expect(RequestMethod(httpName: method.httpName) == method)
+            #expect(RequestMethod(httpName: method.rawValue) == method, "names are matched in any case")
+        }
+        #expect(RequestMethod(httpName: "Patch") == .patch)
+        #expect(RequestMethod(httpName: "BREW") == .get)
+        #expect(RequestMethod(httpName: nil) == .get)
+        #expect(Set(RequestMethod.allCases).count == RequestMethod.allCases.count)
+        let byMethod = Dictionary(uniqueKeysWithValues: RequestMethod.allCases.map { ($0, $0.httpName) })
+        #expect(byMethod[.delete] == "DELETE")
+    }
+
     @Test func hooksFireAsynchronouslyOnceInOrder() async throws {
         h.stubText(h.resource, "x")
         var calls: [String] = []

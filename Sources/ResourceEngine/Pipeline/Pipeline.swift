@@ -7,10 +7,18 @@ public struct Pipeline: Sendable {
     public var order: [PipelineStageKey] = [.rawData, .decoding, .parsing, .model, .cleanup] {
         didSet {
             precondition(Set(order).count == order.count, "Pipeline.order has duplicate stages: \(order)")
+            plan()
         }
     }
 
-    private var stages: [PipelineStageKey: PipelineStage] = [:]
+    private var stages: [PipelineStageKey: PipelineStage] = [:] {
+        didSet { plan() }
+    }
+
+    /// The stages `process` runs, in order (those with transformers), and the stages with
+    /// transformers that `order` leaves out: worked out when the pipeline changes, not per response.
+    private var runs: [PipelineStage] = []
+    private var skipped: [PipelineStageKey] = []
 
     public init() {}
 
@@ -31,18 +39,20 @@ public struct Pipeline: Sendable {
     }
 
     /// True if no stage in `order` has a transformer.
-    public var isEmpty: Bool {
-        order.allSatisfy { self[$0].transformers.isEmpty }
-    }
+    public var isEmpty: Bool { runs.isEmpty }
 
     /// Runs every stage in order.
     public func process(_ response: Response) -> Response {
-        for key in stages.keys where !order.contains(key) && !(stages[key]?.transformers.isEmpty ?? true) {
+        for key in skipped {
             EngineLog.log(.pipeline, "stage \(key) has transformers but is not in the pipeline order; skipped")
         }
-        return order.reduce(response) { response, key in
-            guard let stage = stages[key], !stage.transformers.isEmpty else { return response }
-            return stage.process(response)
-        }
+        var response = response
+        for stage in runs { response = stage.process(response) }
+        return response
+    }
+
+    private mutating func plan() {
+        runs = order.compactMap { stages[$0] }.filter { !$0.transformers.isEmpty }
+        skipped = stages.filter { !order.contains($0.key) && !$0.value.transformers.isEmpty }.map(\.key)
     }
 }

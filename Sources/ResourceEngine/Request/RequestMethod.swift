@@ -3,10 +3,43 @@ public enum RequestMethod: String, CaseIterable, Sendable {
     case options, get, head, post, put, patch, delete
 
     /// The method as it goes on the wire ("GET").
-    public var httpName: String { rawValue.uppercased() }
+    public var httpName: String {
+        switch self {
+        case .options: "OPTIONS"
+        case .get: "GET"
+        case .head: "HEAD"
+        case .post: "POST"
+        case .put: "PUT"
+        case .patch: "PATCH"
+        case .delete: "DELETE"
+        }
+    }
 
     /// The method for an HTTP method string; unknown names count as `.get` for configuration.
     public init(httpName: String?) {
-        self = httpName.flatMap { RequestMethod(rawValue: $0.lowercased()) } ?? .get
+        guard let httpName else {
+            self = .get
+            return
+        }
+        if let method = RequestMethod.allCases.first(where: { $0.httpName == httpName }) {
+            self = method
+            return
+        }
+        self = RequestMethod(rawValue: httpName.lowercased()) ?? .get
+    }
+
+    // By case, not by raw value: a configuration is looked up by method for every request, and
+    // hashing the raw value hashed a string.
+    public func hash(into hasher: inout Hasher) {
+        let ordinal: UInt8 = switch self {
+        case .options: 0
+        case .get: 1
+        case .head: 2
+        case .post: 3
+        case .put: 4
+        case .patch: 5
+        case .delete: 6
+        }
+        hasher.combine(ordinal)
     }
 }
