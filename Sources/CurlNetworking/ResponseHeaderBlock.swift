@@ -19,7 +19,7 @@ struct ResponseHeaderBlock {
 
     /// Takes one line (its line end included or not); false when the block must be refused.
     mutating func add(_ line: UnsafeRawBufferPointer) -> Bool {
-        if line.starts(with: "HTTP/".utf8) {
+        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
             self = ResponseHeaderBlock()
             headers = Dictionary(minimumCapacity: 12)
             statusLineSeen = true
@@ -41,11 +41,7 @@ struct ResponseHeaderBlock {
             lengthValue = value
             declaredLength = Int64(value)
         }
-        if let earlier = headers[name] {
-            headers[name] = "\(earlier), \(value)"
-        } else {
-            headers[name] = value
-        }
+        if let earlier = headers.updateValue(value, forKey: name) { headers[name] = "\(earlier), \(value)" }
         lastName = name
         return true
     }
