@@ -11,8 +11,14 @@ public struct Entity: Sendable {
 
     /// Response headers, keys lower-cased.
     public var headers: [String: String] {
-        didSet { headers = Entity.lowercased(headers) }
+        didSet {
+            headers = Entity.lowercased(headers)
+            contentTypeHeader = headers["content-type"]
+        }
     }
+
+    /// `headers["content-type"]`, kept: every content-type gate of the pipeline asks for it.
+    private var contentTypeHeader: String?
 
     /// The charset named by the response, if any.
     public var charset: String?
@@ -35,6 +41,7 @@ public struct Entity: Sendable {
         var lowered = Entity.lowercased(headers)
         if let contentType { lowered["content-type"] = contentType }
         self.headers = lowered
+        contentTypeHeader = lowered["content-type"]
         self.charset = charset ?? Entity.charset(in: lowered["content-type"])
         self.timestamp = timestamp ?? SystemClock().now
     }
@@ -46,7 +53,7 @@ public struct Entity: Sendable {
 
     /// The `Content-Type` header with its parameters, or `application/octet-stream`.
     public var contentType: String {
-        headers["content-type"] ?? "application/octet-stream"
+        contentTypeHeader ?? "application/octet-stream"
     }
 
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.
@@ -77,12 +84,15 @@ public struct Entity: Sendable {
     /// True if `key` has no upper-case letter; ASCII checked byte by byte, only other text through
     /// `lowercased()` (this runs for every header of every response).
     private static func isLowercased(_ key: String) -> Bool {
-        var ascii = true
-        for byte in key.utf8 {
-            if (0x41...0x5A).contains(byte) { return false }
-            if byte >= 0x80 { ascii = false }
+        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte >= 0x41, byte <= 0x5A { return false }
+            }
+            return true
         }
-        return ascii || key == key.lowercased()
+        if let ascii, let ascii { return ascii }
+        return key == key.lowercased()
     }
 
     static func charset(in contentType: String?) -> String? {

@@ -18,6 +18,21 @@ import Testing
         #expect(!resource.isUpToDate)
     }
 
+    @Test func entityHeaderNamesAreLowerCasedWhateverTheirScript() {
+        var entity = Entity(content: "", headers: ["X-Custom": "a", "x-ÜBER": "b", "ä": "c"])
+        #expect(entity.headers == ["x-custom": "a", "x-über": "b", "ä": "c"])
+        entity.headers = ["ÉTAG": "d"]
+        #expect(entity.headers == ["étag": "d"])
+        entity.headers = ["plain": "e", "Ü": "f"]
+        #expect(entity.headers == ["plain": "e", "ü": "f"], "a name that is not ASCII is lower-cased too")
+        #expect(entity.contentType == "application/octet-stream")
+        entity.headers = ["Content-Type": "text/csv"]
+        #expect(entity.contentType == "text/csv", "the content type follows the headers")
+        entity.headers["content-type"] = nil
+        #expect(entity.contentType == "application/octet-stream")
+        #expect(Entity(content: "", contentType: "a/b", headers: ["Content-Type": "c/d"]).contentType == "a/b")
+    }
+
     @Test func loadStoresDataHeadersAndTimestamp() async throws {
         h.stubText(h.resource, "eep eep", headers: ["X-Custom": "yes", "ETag": "\"v1\""])
         _ = try await h.resource.load().awaitResult()

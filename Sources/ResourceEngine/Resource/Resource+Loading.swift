@@ -89,9 +89,22 @@ extension Resource {
         return request
     }
 
+    /// The lists hold a request or two: removing in place is cheaper than `removeAll(where:)`,
+    /// which runs for every finished request.
+    private static func removeCompleted(from requests: inout [Request]) {
+        var index = requests.startIndex
+        while index < requests.endIndex {
+            if requests[index].isCompleted {
+                requests.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
     func removeCompletedRequests() {
-        loadRequests.removeAll { $0.isCompleted }
-        allRequests.removeAll { $0.isCompleted }
+        Resource.removeCompleted(from: &loadRequests)
+        Resource.removeCompleted(from: &allRequests)
     }
 
     // MARK: State changes
