@@ -12,13 +12,22 @@ enum YAMLGuard {
     static let allowance = 100_000
 
     /// Problems with keys Yams could not compare in bounded time, as (line, column, message).
+    ///
+    /// Read as Unicode scalars, as the YAML parser reads it: by characters, "\r\n" is one grapheme,
+    /// so a file with Windows line ends was one long line and an alias key in it went unseen (and
+    /// hung the parser); grapheme breaking also made this scan most of a large config's start-up.
     static func keyProblems(in text: String) -> [(line: Int, column: Int, message: String)] {
         var problems: [(Int, Int, String)] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var blockIndent: Int?  // inside a block scalar (| or >): lines indented deeper than this
-        var quote: Character?  // inside a quoted scalar that goes on to the next line
+        var quote: Unicode.Scalar?  // inside a quoted scalar that goes on to the next line
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         for (number, line) in lines.enumerated() {
             let characters = Array(line)
+            // Columns count characters, as the parser's own messages do.
+            func column(_ index: Int) -> Int { String(String.UnicodeScalarView(characters[..<index])).count + 1 }
+            func isDelimiter(_ scalar: Unicode.Scalar) -> Bool {
+                scalar == " " || scalar == "," || scalar == "[" || scalar == "]" || scalar == "{" || scalar == "}"
+            }
             let indent = characters.prefix { $0 == " " }.count
             if let parent = blockIndent {
                 if characters.allSatisfy({ $0 == " " || $0 == "\r" }) || indent > parent { continue }
@@ -50,29 +59,30 @@ enum YAMLGuard {
                     nodeStart = false
                     continue
                 case "-", "[", "{", ",":
-                    let separated = c != "-" || index + 1 == characters.count || characters[index + 1] == " "
+                    let separated = c != "-" || index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r"
                     index += 1
                     nodeStart = separated || nodeStart
                     if !separated { nodeStart = false }
                     continue
-                case ":" where index + 1 == characters.count || characters[index + 1] == " ":
+                case ":" where index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r":
                     index += 1
                     nodeStart = true
                     // A block scalar follows: skip its lines.
                     let rest = characters[index...].drop { $0 == " " }
                     if let first = rest.first, first == "|" || first == ">" { blockIndent = indent }
                     continue
-                case "?" where nodeStart && (index + 1 == characters.count || characters[index + 1] == " "):
-                    problems.append((number + 1, index + 1, "complex mapping keys (? …) are not supported; use plain names as keys"))
+                case "?" where nodeStart && (index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r"):
+                    problems.append((number + 1, column(index), "complex mapping keys (? …) are not supported; use plain names as keys"))
                 case "*" where nodeStart:
                     var end = index + 1
-                    while end < characters.count, !" ,[]{}".contains(characters[end]) { end += 1 }
+                    while end < characters.count, !isDelimiter(characters[end]), characters[end] != "\r" { end += 1 }
                     var after = end
                     while after < characters.count, characters[after] == " " { after += 1 }
                     if end > index + 1, after < characters.count, characters[after] == ":",
-                        after + 1 == characters.count || " ,[]{}".contains(characters[after + 1])
+                        after + 1 == characters.count || isDelimiter(characters[after + 1]) || characters[after + 1] == "\r"
                     {
-                        problems.append((number + 1, index + 1, "an alias (\(String(characters[index..<end]))) cannot be a key; use a plain name"))
+                        let alias = String(String.UnicodeScalarView(characters[index..<end]))
+                        problems.append((number + 1, column(index), "an alias (\(alias)) cannot be a key; use a plain name"))
                     }
                 case "|" where nodeStart && index > 0, ">" where nodeStart && index > 0:
                     blockIndent = indent
