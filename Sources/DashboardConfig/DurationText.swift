@@ -4,15 +4,24 @@ import Foundation
 public enum DurationText {
     /// Seconds for `text`, or nil when it is not a duration.
     public static func parse(_ text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(Substring(text))
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
-        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+        for (suffix, scale) in units where trimmed.utf8.reversed().starts(with: suffix.utf8.reversed()) {
+            let number = trimmingSpaces(Substring(trimmed.utf8.dropLast(suffix.utf8.count)))
             guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { return nil }
             return value * scale
         }
         guard let value = Double(trimmed), value.isFinite, value >= 0, trimmed.first?.isNumber == true else { return nil }
         return value
+    }
+
+    /// Without leading and trailing spaces and tabs (`CharacterSet.whitespaces`: tab and the
+    /// Unicode space separators), scalar by scalar: every pane's `every` goes through here.
+    private static func trimmingSpaces(_ text: Substring) -> Substring {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return Substring(scalars[first...last])
     }
 
     /// A compact form for display: "250ms", "5s", "2m", "1h30m".

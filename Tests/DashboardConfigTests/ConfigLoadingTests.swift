@@ -74,7 +74,12 @@ let configDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
         #expect(DurationText.parse("2m") == 120)
         #expect(DurationText.parse("1h") == 3600)
         #expect(DurationText.parse("7") == 7)
-        for bad in ["", "s", "-5s", "5x", "five", "1e400s", "5 s s"] { #expect(DurationText.parse(bad) == nil, "\(bad)") }
+        for bad in ["", "s", "-5s", "5x", "five", "1e400s", "5 s s", "5\u{0600}s", "5s\u{301}", "\u{0663}s"] {
+            #expect(DurationText.parse(bad) == nil, "\(bad.debugDescription)")
+        }
+        #expect(DurationText.parse(" \t30 s\u{00A0}") == 30, "spaces and tabs around the number and the unit")
+        #expect(DurationText.parse("1.5 ms") == 0.0015)
+        #expect(DurationText.parse("14d") == 1_209_600)
         #expect(DurationText.format(0.25) == "250ms")
         #expect(DurationText.format(90) == "1m30s")
         #expect(DurationText.format(7200) == "2h")
