@@ -13,16 +13,15 @@ enum YAMLGuard {
 
     /// Problems with keys Yams could not compare in bounded time, as (line, column, message).
     ///
-    /// Read as Unicode scalars, as the YAML parser reads it: by characters, "\r\n" is one grapheme,
-    /// so a file with Windows line ends was one long line and an alias key in it went unseen (and
-    /// hung the parser); grapheme breaking also made this scan most of a large config's start-up.
+    /// Read as Unicode scalars and split into lines where the YAML parser breaks them (LF, CR,
+    /// CRLF, NEL, LS, PS): split by characters at "\n", a file with Windows ("\r\n" is one
+    /// grapheme) or old Mac line ends was one long line, and an alias key in it went unseen and
+    /// hung the parser; grapheme breaking also made this scan most of a large config's start-up.
     static func keyProblems(in text: String) -> [(line: Int, column: Int, message: String)] {
         var problems: [(Int, Int, String)] = []
         var blockIndent: Int?  // inside a block scalar (| or >): lines indented deeper than this
         var quote: Unicode.Scalar?  // inside a quoted scalar that goes on to the next line
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        for (number, line) in lines.enumerated() {
-            let characters = Array(line)
+        for (number, characters) in lines(of: text).enumerated() {
             // Columns count characters, as the parser's own messages do.
             func column(_ index: Int) -> Int { String(String.UnicodeScalarView(characters[..<index])).count + 1 }
             func isDelimiter(_ scalar: Unicode.Scalar) -> Bool {
@@ -30,7 +29,7 @@ enum YAMLGuard {
             }
             let indent = characters.prefix { $0 == " " }.count
             if let parent = blockIndent {
-                if characters.allSatisfy({ $0 == " " || $0 == "\r" }) || indent > parent { continue }
+                if characters.allSatisfy({ $0 == " " }) || indent > parent { continue }
                 blockIndent = nil
             }
             var index = 0
@@ -59,27 +58,27 @@ enum YAMLGuard {
                     nodeStart = false
                     continue
                 case "-", "[", "{", ",":
-                    let separated = c != "-" || index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r"
+                    let separated = c != "-" || index + 1 == characters.count || characters[index + 1] == " "
                     index += 1
                     nodeStart = separated || nodeStart
                     if !separated { nodeStart = false }
                     continue
-                case ":" where index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r":
+                case ":" where index + 1 == characters.count || characters[index + 1] == " ":
                     index += 1
                     nodeStart = true
                     // A block scalar follows: skip its lines.
                     let rest = characters[index...].drop { $0 == " " }
                     if let first = rest.first, first == "|" || first == ">" { blockIndent = indent }
                     continue
-                case "?" where nodeStart && (index + 1 == characters.count || characters[index + 1] == " " || characters[index + 1] == "\r"):
+                case "?" where nodeStart && (index + 1 == characters.count || characters[index + 1] == " "):
                     problems.append((number + 1, column(index), "complex mapping keys (? …) are not supported; use plain names as keys"))
                 case "*" where nodeStart:
                     var end = index + 1
-                    while end < characters.count, !isDelimiter(characters[end]), characters[end] != "\r" { end += 1 }
+                    while end < characters.count, !isDelimiter(characters[end]) { end += 1 }
                     var after = end
                     while after < characters.count, characters[after] == " " { after += 1 }
                     if end > index + 1, after < characters.count, characters[after] == ":",
-                        after + 1 == characters.count || isDelimiter(characters[after + 1]) || characters[after + 1] == "\r"
+                        after + 1 == characters.count || isDelimiter(characters[after + 1])
                     {
                         let alias = String(String.UnicodeScalarView(characters[index..<end]))
                         problems.append((number + 1, column(index), "an alias (\(alias)) cannot be a key; use a plain name"))
@@ -94,6 +93,26 @@ enum YAMLGuard {
             }
         }
         return problems
+    }
+
+    /// The text's lines as the YAML parser counts them: a CRLF pair is one break.
+    private static func lines(of text: String) -> [[Unicode.Scalar]] {
+        var lines: [[Unicode.Scalar]] = []
+        var current: [Unicode.Scalar] = []
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            if scalar == "\n", afterCR { continue }
+            switch scalar {
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                lines.append(current)
+                current = []
+            default:
+                current.append(scalar)
+            }
+        }
+        lines.append(current)
+        return lines
     }
 
     /// True when `root` expands to at most `limit` values (aliases counted as often as they are
