@@ -198,10 +198,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
     /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.
     static func headerLine(name: String, value: String) -> String {
-        var name = name
-        var value = value
-        name = name.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
-        value = value.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
+        func cleaned(_ text: String) -> String {
+            var text = text
+            return text.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
+        }
+        let name = cleaned(name)
+        let value = cleaned(value)
         if value.isEmpty { return name.lowercased() == "expect" ? "\(name):" : "\(name);" }
         return "\(name): \(value)"
     }
