@@ -10,7 +10,8 @@ import Synchronization
 /// What the `hammock` command uses instead of `URLSessionProvider`. swift-corelibs-foundation's
 /// URLSession leaks about 200 bytes per request on Linux (its host check frees a parsed URL
 /// with `curl_free` instead of `curl_url_cleanup`), which a monitor polling every second turns
-/// into megabytes an hour; here every request is one easy handle, cleaned up when it finishes.
+/// into megabytes an hour; here every request runs on an easy handle of its own, and a plain
+/// GET's handle is kept for a later request with the same TLS settings (`CurlHandlePool`).
 /// The rest is what the engine expects of a provider: a total deadline from
 /// `URLRequest.timeoutInterval` (libcurl's, so a dripping server still times out), a cap on
 /// the decoded body (`ResponseTooLarge`), redirects followed (http and https only), compressed
@@ -53,6 +54,8 @@ public final class CurlProvider: NetworkingProvider {
 
     public let options: Options
     private let loop: CurlTransferLoop?
+    /// Easy handles kept between plain GETs.
+    let handles = CurlHandlePool()
     private var nextID = 0
 
     /// Starts the provider's transfer thread.
@@ -78,6 +81,9 @@ public final class CurlProvider: NetworkingProvider {
     /// Transfers waiting for a slot and running now, for tests and the benchmark.
     public var transfersQueuedAndRunning: (queued: Int, running: Int) { loop?.counts ?? (0, 0) }
 
+    /// libcurl easy handles made so far (a reused one is counted once; see `CurlHandlePool`).
+    public var handlesMade: Int { handles.handlesMade }
+
     public func startRequest(
         _ request: URLRequest,
         transport: TransportOptions,
@@ -90,7 +96,8 @@ public final class CurlProvider: NetworkingProvider {
             gate.complete(.failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])))
             return Handle(id: nextID, gate: gate, loop: nil)
         }
-        if let transfer = CurlTransfer(id: nextID, request: request, transport: transport, options: options, gate: gate, progress: progress) {
+        if let transfer = CurlTransfer(
+            id: nextID, request: request, transport: transport, options: options, pool: handles, gate: gate, progress: progress) {
             loop.add(transfer)
         }
         return Handle(id: nextID, gate: gate, loop: loop)

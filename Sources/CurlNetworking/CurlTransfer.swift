@@ -19,6 +19,12 @@ final class CurlTransfer: @unchecked Sendable {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let gate: CompletionGate
+    private let pool: CurlHandlePool
+    /// The TLS settings the handle was made with, or nil once a hop has made it unfit for reuse
+    /// (a method other than GET, a body, credentials, a cookie jar, an option libcurl refused).
+    private var reusableFor: TLSOptions?
+    /// The handle has gone back to the pool (loop thread; read again only in `deinit`).
+    private var released = false
     private let maxResponseBytes: Int
     private let maxRedirects: Int
     private let userAgent: String
@@ -51,15 +57,17 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
-        gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
+        pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
-        guard let url = request.url, let easy = curl_easy_init() else {
+        guard let url = request.url, let (easy, reused) = pool.take(for: transport.tls) else {
             gate.complete(.failure(URLError(.badURL)))
             return nil
         }
         self.id = id
         self.easy = easy
         self.gate = gate
+        self.pool = pool
+        self.reusableFor = transport.credentials == nil && transport.cookieJar == nil ? transport.tls : nil
         self.maxResponseBytes = options.maxResponseBytes
         self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
         self.userAgent = options.userAgent
@@ -74,16 +82,42 @@ final class CurlTransfer: @unchecked Sendable {
         let timeout = request.timeoutInterval
         self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
-        guard configureHandle(), configureTLS(transport.tls), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
-            gate.complete(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+        let fixed = reused || (configureHandle() && configureTLS(transport.tls))
+        guard fixed, configureContext(), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
+            reusableFor = nil
+            deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
             return nil
         }
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        releaseHandle()
         errorBuffer.deallocate()
+    }
+
+    /// Gives the handle back to the pool, which keeps it only if every hop was a plain GET. The
+    /// transfer is out of the multi handle and touches the handle no more; the handle keeps no
+    /// pointer into this transfer.
+    private func releaseHandle() {
+        guard !released else { return }
+        released = true
+        if reusableFor != nil {
+            let cleared = hc_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil) == CURLE_OK
+                && hc_setopt_pointer(easy, CURLOPT_WRITEDATA, nil) == CURLE_OK
+                && hc_setopt_pointer(easy, CURLOPT_HEADERDATA, nil) == CURLE_OK
+                && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, nil) == CURLE_OK
+            if !cleared { reusableFor = nil }
+        }
+        pool.giveBack(easy, reusableFor: reusableFor)
+        curl_slist_free_all(headerList)
+        headerList = nil
+    }
+
+    /// Releases the handle, then completes: the handle is back in the pool before whoever waits
+    /// for this result can start the next request.
+    private func deliver(_ result: NetworkResult) {
+        releaseHandle()
+        gate.complete(result)
     }
 
     // MARK: Setup
@@ -95,18 +129,23 @@ final class CurlTransfer: @unchecked Sendable {
         value.withCString { hc_setopt_pointer(easy, option, $0) } == CURLE_OK
     }
 
-    /// What stays the same on every hop.
+    /// What stays the same on every transfer of a handle: set once, when the handle is made.
     private func configureHandle() -> Bool {
         var ok = set(CURLOPT_NOSIGNAL, 1)
         ok = ok && set(CURLOPT_PROTOCOLS_STR, "http,https")
         ok = ok && set(CURLOPT_FOLLOWLOCATION, 0)
         ok = ok && set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode; the cap applies to decoded bytes
-        ok = ok && hc_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
-        ok = ok && hc_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeRawPointer(bitPattern: id)) == CURLE_OK
-        let context = Unmanaged.passUnretained(self).toOpaque()
         ok = ok && hc_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback) == CURLE_OK
-        ok = ok && hc_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
         ok = ok && hc_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback) == CURLE_OK
+        return ok
+    }
+
+    /// This transfer's own pointers: its error buffer, its id, itself for the callbacks.
+    private func configureContext() -> Bool {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var ok = hc_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeRawPointer(bitPattern: id)) == CURLE_OK
+        ok = ok && hc_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
         ok = ok && hc_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
         return ok
     }
@@ -148,15 +187,18 @@ final class CurlTransfer: @unchecked Sendable {
         return (nonEmpty("CURL_CA_BUNDLE") ?? nonEmpty("SSL_CERT_FILE"), nonEmpty("SSL_CERT_DIR"))
     }()
 
-    /// The URL, method, body, headers and remaining time of the current hop.
+    /// The URL, method, body, headers and remaining time of the current hop: every option that
+    /// can differ from one transfer of a reused handle to the next is set here, every time.
     private func configureHop() -> Bool {
         var ok = set(CURLOPT_URL, url.absoluteString)
+        // The whole exchange, every hop and however slowly the server drips (0: libcurl's defaults).
+        var milliseconds = 0
         if timeout > 0 {
-            // The whole exchange, every hop and however slowly the server drips.
             let remaining = max(0.001, timeout - earlierHops)
-            let milliseconds = Int(min(remaining * 1000, Double(Int32.max)).rounded(.up))
-            ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+            milliseconds = Int(min(remaining * 1000, Double(Int32.max)).rounded(.up))
         }
+        ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        if method != "GET" || requestBody != nil { reusableFor = nil }
         // Credentials answer challenges from their own origin only: a redirect elsewhere gets none.
         if let credentials, RedirectPolicy.sameOrigin(url, firstURL) {
             ok = ok && set(CURLOPT_HTTPAUTH, Int(HC_AUTH_DIGEST)) && set(CURLOPT_USERNAME, credentials.user)
@@ -250,15 +292,15 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(_ code: CURLcode) -> Next {
         if code == CURLE_OK, let next = redirectTarget() {
             if let refusal = RedirectPolicy.refusal(from: url, to: next) {
-                gate.complete(NetworkResult(error: refusal, timing: timing()))
+                deliver(NetworkResult(error: refusal, timing: timing()))
                 return .done
             }
             guard redirectsFollowed < maxRedirects else {
-                gate.complete(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
+                deliver(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
                 return .done
             }
             guard prepareHop(to: next) else {
-                gate.complete(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
+                deliver(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
                 return .done
             }
             return .again
@@ -300,13 +342,13 @@ final class CurlTransfer: @unchecked Sendable {
     private func complete(_ code: CURLcode) {
         let timing = self.timing()
         if code == CURLE_OK {
-            gate.complete(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
+            deliver(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))
         } else if tooLarge {
-            gate.complete(NetworkResult(
+            deliver(NetworkResult(
                 response: received.statusLineSeen ? response() : nil, error: RequestError.Cause.ResponseTooLarge(limit: maxResponseBytes),
                 timing: timing, certificate: certificate()))
         } else {
-            gate.complete(NetworkResult(error: failure(for: code), timing: timing))
+            deliver(NetworkResult(error: failure(for: code), timing: timing))
         }
     }
 
