@@ -13,7 +13,9 @@ public final class DispatchScheduler: DashboardScheduler {
         let action: @MainActor () -> Void
         let handle: ScheduledAction
 
-        func precedes(_ other: Entry) -> Bool { (due, order) < (other.due, other.order) }
+        static func precedes(_ heap: UnsafeMutableBufferPointer<Entry>, _ i: Int, _ j: Int) -> Bool {
+            (heap[i].due, heap[i].order) < (heap[j].due, heap[j].order)
+        }
     }
 
     private var heap: [Entry] = []
@@ -75,14 +77,18 @@ public final class DispatchScheduler: DashboardScheduler {
 
     // MARK: Binary heap by (due, order)
 
+    // The sifting loops work on the heap's buffer and compare keys in place: reading an entry out
+    // of the array for a comparison retained and released its action and handle.
     private func push(_ entry: Entry) {
         heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Entry.precedes(heap, child, parent) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
         }
     }
 
@@ -91,15 +97,18 @@ public final class DispatchScheduler: DashboardScheduler {
         let last = heap.removeLast()
         guard !heap.isEmpty else { return first }
         heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-            guard smallest != parent else { return first }
-            heap.swapAt(parent, smallest)
-            parent = smallest
+        heap.withUnsafeMutableBufferPointer { heap in
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count, Entry.precedes(heap, left, smallest) { smallest = left }
+                if right < heap.count, Entry.precedes(heap, right, smallest) { smallest = right }
+                guard smallest != parent else { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
         }
+        return first
     }
 }
