@@ -18,8 +18,21 @@ final class CurlHandlePool: Sendable {
     /// Idle handles by the TLS settings they were made with. A handle is used by one thread at a
     /// time, and by none while it is here.
     private struct Idle: @unchecked Sendable {
+        /// For the default settings (nearly every request): no hashing of the settings.
+        var plain: [UnsafeMutableRawPointer] = []
         var handles: [TLSOptions: [UnsafeMutableRawPointer]] = [:]
         var count = 0
+
+        mutating func pop(_ tls: TLSOptions) -> UnsafeMutableRawPointer? {
+            let easy = tls == TLSOptions() ? plain.popLast() : handles[tls]?.popLast()
+            if easy != nil { count -= 1 }
+            return easy
+        }
+
+        mutating func push(_ easy: UnsafeMutableRawPointer, _ tls: TLSOptions) {
+            if tls == TLSOptions() { plain.append(easy) } else { handles[tls, default: []].append(easy) }
+            count += 1
+        }
     }
 
     private let idle = Mutex(Idle())
@@ -33,20 +46,14 @@ final class CurlHandlePool: Sendable {
     }
 
     deinit {
-        for handles in idle.withLock({ $0.handles.values }) {
-            for easy in handles { curl_easy_cleanup(easy) }
-        }
+        let idle = idle.withLock { $0 }
+        for easy in idle.plain + idle.handles.values.joined() { curl_easy_cleanup(easy) }
     }
 
     /// An idle handle made for `tls` (`reused` true: its fixed options are set), or a new one;
     /// nil when libcurl cannot make one.
     func take(for tls: TLSOptions) -> (easy: UnsafeMutableRawPointer, reused: Bool)? {
-        let kept = idle.withLock { idle -> UnsafeMutableRawPointer? in
-            guard let easy = idle.handles[tls]?.popLast() else { return nil }
-            idle.count -= 1
-            return easy
-        }
-        if let kept { return (kept, true) }
+        if let kept = idle.withLock({ $0.pop(tls) }) { return (kept, true) }
         guard let easy = curl_easy_init() else { return nil }
         made.add(1, ordering: .relaxed)
         return (easy, false)
@@ -59,8 +66,7 @@ final class CurlHandlePool: Sendable {
         let kept = tls.map { tls in
             idle.withLock { idle -> Bool in
                 guard idle.count < capacity else { return false }
-                idle.handles[tls, default: []].append(easy)
-                idle.count += 1
+                idle.push(easy, tls)
                 return true
             }
         } ?? false

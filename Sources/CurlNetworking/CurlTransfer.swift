@@ -223,14 +223,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
 
         var fields = requestHeaders
-        if !fields.contains(where: { $0.name.lowercased() == "user-agent" }) { fields.append(("User-Agent", userAgent)) }
+        fields.reserveCapacity(fields.count + 2)
+        if !fields.contains(where: { CurlTransfer.isNamed($0.name, "user-agent") }) { fields.append(("User-Agent", userAgent)) }
         // No "Expect: 100-continue" round trip before a body.
-        if !fields.contains(where: { $0.name.lowercased() == "expect" }) { fields.append(("Expect", "")) }
+        if !fields.contains(where: { CurlTransfer.isNamed($0.name, "expect") }) { fields.append(("Expect", "")) }
         curl_slist_free_all(headerList)
         headerList = nil
         for (name, value) in fields {
             let line = CurlTransfer.headerLine(name: name, value: value)
-            guard let appended = curl_slist_append(headerList, line) else { return false }
+            guard let appended = line.withCString({ curl_slist_append(headerList, $0) }) else { return false }
             headerList = appended
         }
         ok = ok && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
@@ -242,12 +243,29 @@ final class CurlTransfer: @unchecked Sendable {
     static func headerLine(name: String, value: String) -> String {
         func cleaned(_ text: String) -> String {
             var text = text
-            return text.withUTF8 { ResponseHeaderBlock.text(UnsafeRawBufferPointer($0), unfolding: true) }
+            return text.withUTF8 { utf8 in
+                // Most names and values need nothing done: no copy for them.
+                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+                if let first = utf8.first, let last = utf8.last, !isSpace(first), !isSpace(last), !utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
+                    return nil
+                }
+                return ResponseHeaderBlock.text(UnsafeRawBufferPointer(utf8), unfolding: true)
+            } ?? text
         }
         let name = cleaned(name)
         let value = cleaned(value)
-        if value.isEmpty { return name.lowercased() == "expect" ? "\(name):" : "\(name);" }
-        return "\(name): \(value)"
+        if value.isEmpty { return isNamed(name, "expect") ? "\(name):" : "\(name);" }
+        return name + ": " + value
+    }
+
+    /// Whether a header name is `lowerCaseName` in any case (ASCII letters; no allocation).
+    static func isNamed(_ name: String, _ lowerCaseName: StaticString) -> Bool {
+        guard name.utf8.count == lowerCaseName.utf8CodeUnitCount else { return false }
+        let wanted = UnsafeBufferPointer(start: lowerCaseName.utf8Start, count: lowerCaseName.utf8CodeUnitCount)
+        for (byte, expected) in zip(name.utf8, wanted) where byte != expected {
+            guard byte >= 0x41, byte <= 0x5A, byte + 0x20 == expected else { return false }
+        }
+        return true
     }
 
     // MARK: Callbacks (transfer loop thread)

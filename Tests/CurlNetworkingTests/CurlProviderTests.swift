@@ -115,6 +115,9 @@ import Testing
         #expect(CurlTransfer.headerLine(name: "X-A\n", value: "1\r\n2") == "X-A: 1  2")
         #expect(CurlTransfer.headerLine(name: " X-B ", value: "\t v ") == "X-B: v")
         #expect(CurlTransfer.headerLine(name: "X-Ü", value: "ä ö") == "X-Ü: ä ö")
+        #expect(CurlTransfer.headerLine(name: "EXPECT", value: " ") == "EXPECT:")
+        for name in ["user-agent", "User-Agent", "USER-AGENT"] { #expect(CurlTransfer.isNamed(name, "user-agent"), "\(name)") }
+        for name in ["user-agen", "user-agents", "user_agent", "uſer-agent", "User-Agent "] { #expect(!CurlTransfer.isNamed(name, "user-agent"), "\(name)") }
     }
 
     @Test func receivedHeaderTextIsTrimmedOfSpacesTabsAndLineEnds() {
