@@ -121,4 +121,27 @@ import Testing
         #expect(try await json(other.resource("/loose/echo"))["method"] == "GET")
         #expect(provider.handlesMade == 4)
     }
+
+    @Test func aReusedHandleReportsTheCertificateOfItsOwnConnection() async throws {
+        let pki = try TestCertificates()
+        let first = try PythonTestServer(certificate: try pki.leaf(name: "first", hosts: ["127.0.0.1", "localhost"]))
+        defer { first.stop() }
+        let second = try PythonTestServer(certificate: try pki.leaf(name: "second", hosts: ["localhost", "127.0.0.1"]))
+        defer { second.stop() }
+        let provider = CurlProvider()
+        func subject(_ server: PythonTestServer) async throws -> String? {
+            let service = Service(baseURL: server.baseURL, networking: provider)
+            service.configure("**") { $0.transport.tls.caFile = pki.caCertificate }
+            let resource = service.resource("/echo")
+            _ = try await json(resource)
+            return resource.latestMetrics?.certificate?.subject
+        }
+        // The second round runs on kept-alive connections (no new handshake) and on a handle that
+        // last served the other server: each still reports its own server's certificate.
+        for round in 1...2 {
+            #expect(try await subject(first)?.contains("127.0.0.1") == true, "round \(round)")
+            #expect(try await subject(second)?.contains("localhost") == true, "round \(round)")
+        }
+        #expect(provider.handlesMade == 1)
+    }
 }
