@@ -241,19 +241,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
     /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.
     static func headerLine(name: String, value: String) -> String {
-        func cleaned(_ text: String) -> String {
-            var text = text
-            return text.withUTF8 { utf8 in
-                // Most names and values need nothing done: no copy for them.
-                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-                if let first = utf8.first, let last = utf8.last, !isSpace(first), !isSpace(last), !utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-                    return nil
-                }
-                return ResponseHeaderBlock.text(UnsafeRawBufferPointer(utf8), unfolding: true)
-            } ?? text
-        }
-        let name = cleaned(name)
-        let value = cleaned(value)
+        let name = ResponseHeaderBlock.unfolded(name)
+        let value = ResponseHeaderBlock.unfolded(value)
         if value.isEmpty { return isNamed(name, "expect") ? "\(name):" : "\(name);" }
         return name + ": " + value
     }

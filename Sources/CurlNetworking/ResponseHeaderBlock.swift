@@ -50,7 +50,6 @@ struct ResponseHeaderBlock {
     /// line ends inside become spaces; with `lowercased`, ASCII letters are lower-cased (header names
     /// are ASCII tokens). Plain byte work: this runs for every header of every probe.
     static func text(_ bytes: UnsafeRawBufferPointer, unfolding: Bool = false, lowercased: Bool = false) -> String {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var first = 0
         var end = bytes.count
         while first < end, isSpace(bytes[first]) { first += 1 }
@@ -77,4 +76,17 @@ struct ResponseHeaderBlock {
             return run.count
         }
     }
+
+    /// A request header's name or value as `text(_:unfolding: true)` makes it: the string itself
+    /// when it has nothing to trim or unfold (most do), no copy.
+    static func unfolded(_ text: String) -> String {
+        var text = text
+        let clean = text.withUTF8 { utf8 in
+            guard let first = utf8.first, let last = utf8.last else { return true }
+            return !isSpace(first) && !isSpace(last) && !utf8.contains { $0 == 0x0D || $0 == 0x0A }
+        }
+        return clean ? text : text.withUTF8 { self.text(UnsafeRawBufferPointer($0), unfolding: true) }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
 }
