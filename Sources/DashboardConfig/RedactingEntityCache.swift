@@ -14,10 +14,21 @@ public struct RedactingEntityCache: EntityCache {
 
     public func readEntity(forKey key: String) -> Entity? { wrapped.readEntity(forKey: key) }
 
+    /// Redacted when it is written: a cache that writes behind redacts only what reaches its disk.
     public func writeEntity(_ entity: Entity, forKey key: String) {
-        var safe = entity
-        safe.content = redactor.redact(content: entity.content)
-        wrapped.writeEntity(safe, forKey: key)
+        wrapped.writeEntity(entity, forKey: key) { [redactor] entity in
+            var safe = entity
+            safe.content = redactor.redact(content: entity.content)
+            return safe
+        }
+    }
+
+    public func writeEntity(_ entity: Entity, forKey key: String, preparedBy prepare: @escaping @Sendable (Entity) -> Entity) {
+        wrapped.writeEntity(entity, forKey: key) { [redactor] entity in
+            var safe = prepare(entity)
+            safe.content = redactor.redact(content: safe.content)
+            return safe
+        }
     }
 
     public func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) { wrapped.updateTimestamp(timestamp, forKey: key) }

@@ -1,4 +1,7 @@
 import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
 import Testing
 
 /// The redactor finds every occurrence, wherever it is and whatever bytes precede it.
@@ -20,5 +23,25 @@ import Testing
         #expect(redactor.redact("see http://ops:hunter22@127.0.0.1/x") == "see http://ops:•••@127.0.0.1/x")
         #expect(redactor.redact("GET /x?page=2&token=abc123") == "GET /x?page=2&token=•••")
         #expect(redactor.redact("no url, no query") == "no url, no query")
+    }
+
+    /// The disk cache redacts when it writes, not per response: what it hands back before the
+    /// write and what reaches the file are redacted all the same.
+    @Test func theCacheHoldsNoSecretBeforeOrAfterItsWrite() throws {
+        let directory = URL(fileURLWithPath: ScratchDirectory.path("redacting-cache"))
+        let disk = DiskEntityCache(directory: directory, writeDelay: 3600)
+        let cache = RedactingEntityCache(disk, redactor: Redactor(secrets: ["tok-123"]))
+        let echoed = Entity(content: JSON.object(["headers": ["Authorization": "Bearer tok-123"]]), timestamp: 1)
+        cache.writeEntity(echoed, forKey: "k")
+        let pending = try #require(cache.readEntity(forKey: "k")?.content as? JSON)
+        #expect(pending == ["headers": ["Authorization": "Bearer •••"]])
+        disk.flush()
+        let files = try FileManager.default.contentsOfDirectory(atPath: disk.directory.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 1)
+        for name in files {
+            let text = try String(contentsOf: disk.directory.appendingPathComponent(name), encoding: .utf8)
+            #expect(!text.contains("tok-123") && text.contains("Bearer •••"))
+        }
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? JSON == ["headers": ["Authorization": "Bearer •••"]])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ResourceEngine
 import ResourceEngineTesting
+import Synchronization
 import Testing
 
 private func temporaryDirectory() -> URL {
@@ -179,6 +180,29 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
             let text = try String(contentsOf: cache.directory.appendingPathComponent(name), encoding: .utf8)
             #expect(!text.contains("SECRET") && !text.contains("api.test"))
         }
+    }
+
+    @Test func prepareRunsOnlyForWhatReachesTheDisk() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
+        let prepared = Mutex(0)
+        let shout: @Sendable (Entity) -> Entity = { entity in
+            prepared.withLock { $0 += 1 }
+            var copy = entity
+            copy.content = (entity.content as? String ?? "").uppercased()
+            return copy
+        }
+        for t in 0..<50 {
+            cache.writeEntity(Entity(content: "same", timestamp: Double(t)), forKey: "k", preparedBy: shout)
+            if t % 10 == 9 { cache.writeDue() }
+        }
+        #expect(prepared.withLock { $0 } == 1, "fifty responses with the same content, prepared once: for the one file written")
+        #expect(cache.stats.filesWritten == 1)
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? String == "SAME", "the file holds the prepared form")
+        cache.writeEntity(Entity(content: "new", timestamp: 50), forKey: "k", preparedBy: shout)
+        #expect(cache.readEntity(forKey: "k")?.content as? String == "NEW", "a pending write reads back prepared")
+        cache.flush()
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? String == "NEW")
     }
 
     @Test func theUsersOwnFilesInTheCacheLocationAreNeverReadCountedOrDeleted() throws {

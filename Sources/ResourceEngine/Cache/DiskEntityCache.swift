@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// An `EntityCache` in a directory: one small JSON file per entry.
 ///
@@ -7,12 +8,14 @@ import Foundation
 /// disk as names, and only content plus content type, charset and ETag are stored — never request
 /// or response headers such as cookies. A file that does not decode is ignored and deleted.
 ///
-/// Writes are behind and coalesced: each change waits up to `writeDelay` on a private queue, and
-/// only the latest change per entry reaches the disk, so a dashboard polling 1,000 endpoints a
-/// second writes each file at most once per delay instead of once per response. A change that
-/// only moves the timestamp (a 304, or the same body again) waits up to `timestampRefresh`, so
-/// endpoints that do not change cost no disk writes; `flush()` writes everything. Reads see
-/// pending changes. Writes are atomic (temporary file, then rename). The directory is kept under
+/// Writes are behind and coalesced: a change is noted under a lock on the caller's thread and
+/// waits up to `writeDelay` for one drain on a private queue, and only the latest change per
+/// entry reaches the disk, so a dashboard polling 1,000 endpoints a second writes each file at
+/// most once per delay instead of once per response, and a response costs no thread hop. A change
+/// that only moves the timestamp (a 304, or the same body again) waits up to `timestampRefresh`,
+/// so endpoints that do not change cost no disk writes; `flush()` writes everything. Reads see
+/// pending changes. What a write's `prepare` makes of an entity (redaction) is computed only when
+/// the entry is written to disk. Writes are atomic (temporary file, then rename). The directory is kept under
 /// `maxBytes` by removing the least recently written files, from an in-memory index of sizes
 /// (the directory is listed once, not on every write).
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
@@ -30,18 +33,24 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     static let formatVersion = 1
 
     private let queue = DispatchQueue(label: "hammock.disk-cache")
-    // Everything below is touched only on `queue`.
     private enum Change {
-        case write(Entity)
+        case write(Entity, prepare: (@Sendable (Entity) -> Entity)?)
         case touch(TimeInterval)
         case remove
     }
-    private var pending: [String: Change] = [:]
+    /// Changes not yet drained, by key, noted on the callers' threads.
+    private struct Incoming {
+        var changes: [String: Change] = [:]
+        var drainScheduled = false
+    }
+    private let incoming = Mutex(Incoming())
+    // Everything below is touched only on `queue`.
+    /// File names already worked out, by key (a SHA-256 per response was a tenth of a probe).
+    private var names: [String: String] = [:]
     /// Timestamp-only changes held back until `timestampRefresh` has passed (or a flush).
     private var deferred: [String: Change] = [:]
     /// What each file holds: a hash of everything but the timestamp, and the timestamp.
     private var written: [String: (digest: Int, timestamp: TimeInterval)] = [:]
-    private var drainScheduled = false
     private var index: [String: (size: Int, order: Double)]?
     private var indexedBytes = 0
     private var lastOrder = 0.0
@@ -93,9 +102,10 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         guard isUsable else { return nil }
         return queue.sync {
             loadIndexIfNeeded()
-            let name = DiskEntityCache.fileName(forKey: key)
-            switch pending[name] ?? deferred[name] {
-            case .write(let entity): return entity
+            let name = name(forKey: key)
+            let noted = incoming.withLock { $0.changes[key] }
+            switch noted.map({ Self.merging($0, onto: deferred[name]) }) ?? deferred[name] {
+            case .write(let entity, let prepare): return prepare?(entity) ?? entity
             case .remove: return nil
             case .touch(let timestamp):
                 guard var entity = read(name) else { return nil }
@@ -107,34 +117,61 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     public func writeEntity(_ entity: Entity, forKey key: String) {
-        guard isUsable else { return }
-        queue.async { [self] in
-            pending[DiskEntityCache.fileName(forKey: key)] = .write(entity)
-            scheduleDrain()
-        }
+        note(.write(entity, prepare: nil), forKey: key)
+    }
+
+    /// Stores what `prepare` makes of `entity`, computed in the drain and only if the entry is
+    /// written (not for a response whose content the file already holds).
+    public func writeEntity(_ entity: Entity, forKey key: String, preparedBy prepare: @escaping @Sendable (Entity) -> Entity) {
+        note(.write(entity, prepare: prepare), forKey: key)
     }
 
     public func updateTimestamp(_ timestamp: TimeInterval, forKey key: String) {
-        guard isUsable else { return }
-        queue.async { [self] in
-            let name = DiskEntityCache.fileName(forKey: key)
-            switch pending[name] ?? deferred[name] {
-            case .write(var entity):
-                entity.timestamp = timestamp
-                pending[name] = .write(entity)
-            case .remove: return
-            case .touch, nil: pending[name] = .touch(timestamp)
-            }
-            scheduleDrain()
-        }
+        note(.touch(timestamp), forKey: key)
     }
 
     public func removeEntity(forKey key: String) {
+        note(.remove, forKey: key)
+    }
+
+    /// Notes `change` for the next drain, scheduling one if none is.
+    private func note(_ change: Change, forKey key: String) {
         guard isUsable else { return }
-        queue.async { [self] in
-            pending[DiskEntityCache.fileName(forKey: key)] = .remove
-            scheduleDrain()
+        let schedule = incoming.withLock { state in
+            state.changes[key] = Self.merging(change, onto: state.changes[key])
+            return Self.claimDrain(&state)
         }
+        if schedule { scheduleDrain() }
+    }
+
+    /// `newer` applied to what is pending: a timestamp moves a pending write's timestamp and
+    /// leaves a pending removal alone; a write or a removal replaces whatever was there.
+    private static func merging(_ newer: Change, onto older: Change?) -> Change {
+        guard case .touch(let timestamp) = newer, let older else { return newer }
+        switch older {
+        case .write(var entity, let prepare):
+            entity.timestamp = timestamp
+            return .write(entity, prepare: prepare)
+        case .remove: return .remove
+        case .touch: return newer
+        }
+    }
+
+    /// On `queue`.
+    private func name(forKey key: String) -> String {
+        if let known = names[key] { return known }
+        let name = Self.fileName(forKey: key)
+        // Keys are one per resource; a bound keeps config reloads over months from adding up.
+        if names.count >= 65_536 { names.removeAll() }
+        names[key] = name
+        return name
+    }
+
+    /// True for the caller that must schedule the drain: the first change since the last one.
+    private static func claimDrain(_ state: inout Incoming) -> Bool {
+        guard !state.drainScheduled else { return false }
+        state.drainScheduled = true
+        return true
     }
 
     /// Writes every pending change now, timestamp-only ones included, and waits for it (orderly
@@ -156,31 +193,37 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     // MARK: Draining (on `queue`)
 
     private func scheduleDrain() {
-        guard !drainScheduled else { return }
-        drainScheduled = true
         queue.asyncAfter(deadline: .now() + writeDelay) { [self] in drain(force: false) }
     }
 
     /// Applies pending changes. Unless `force`, a change that leaves the content as the file has
     /// it and moves the timestamp by less than `timestampRefresh` waits in `deferred`.
     private func drain(force: Bool) {
-        drainScheduled = false
-        guard !pending.isEmpty || !deferred.isEmpty else { return }
+        let noted = incoming.withLock { state in
+            state.drainScheduled = false
+            defer { state.changes = [:] }
+            return state.changes
+        }
+        guard !noted.isEmpty || !deferred.isEmpty else { return }
         var changes = deferred
-        changes.merge(pending) { _, newer in newer }
-        pending = [:]
+        for (key, change) in noted {
+            let name = name(forKey: key)
+            changes[name] = Self.merging(change, onto: changes[name])
+        }
         deferred = [:]
         loadIndexIfNeeded()
         for (name, change) in changes {
             switch change {
-            case .write(let entity):
+            case .write(let entity, let prepare):
+                // The digest is of the entity as it came: comparing it costs no `prepare`.
                 guard let record = DiskEntityCache.record(entity) else { continue }
                 let digest = DiskEntityCache.digest(record)
                 if !force, isTimestampOnly(name, digest: digest, timestamp: entity.timestamp) {
                     deferred[name] = change
                     continue
                 }
-                guard let data = DiskEntityCache.encode(record, timestamp: entity.timestamp) else { continue }
+                let stored = prepare.map { DiskEntityCache.record($0(entity)) } ?? record
+                guard let stored, let data = DiskEntityCache.encode(stored, timestamp: entity.timestamp) else { continue }
                 if write(data, name: name) { written[name] = (digest, entity.timestamp) }
             case .touch(let timestamp):
                 if !force, let known = written[name], timestamp - known.timestamp < timestampRefresh {
@@ -196,7 +239,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             }
         }
         trim()
-        if !deferred.isEmpty { scheduleDrain() }
+        if !deferred.isEmpty, incoming.withLock({ Self.claimDrain(&$0) }) { scheduleDrain() }
     }
 
     private func isTimestampOnly(_ name: String, digest: Int, timestamp: TimeInterval) -> Bool {

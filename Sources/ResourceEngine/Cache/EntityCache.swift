@@ -15,4 +15,15 @@ public protocol EntityCache: Sendable {
     func updateTimestamp(_ timestamp: TimeInterval, forKey key: String)
     /// Forgets the stored entity.
     func removeEntity(forKey key: String)
+    /// Stores what `prepare` makes of `entity` (a redacted copy). A cache that writes behind may
+    /// call `prepare` later, on another thread, and only when it writes; comparisons with what
+    /// it holds see `entity` itself.
+    func writeEntity(_ entity: Entity, forKey key: String, preparedBy prepare: @escaping @Sendable (Entity) -> Entity)
+}
+
+extension EntityCache {
+    /// Prepares at once and stores the result.
+    public func writeEntity(_ entity: Entity, forKey key: String, preparedBy prepare: @escaping @Sendable (Entity) -> Entity) {
+        writeEntity(prepare(entity), forKey: key)
+    }
 }
