@@ -16,11 +16,7 @@ public struct RedactingEntityCache: EntityCache {
 
     /// Redacted when it is written: a cache that writes behind redacts only what reaches its disk.
     public func writeEntity(_ entity: Entity, forKey key: String) {
-        wrapped.writeEntity(entity, forKey: key) { [redactor] entity in
-            var safe = entity
-            safe.content = redactor.redact(content: entity.content)
-            return safe
-        }
+        writeEntity(entity, forKey: key) { $0 }
     }
 
     public func writeEntity(_ entity: Entity, forKey key: String, preparedBy prepare: @escaping @Sendable (Entity) -> Entity) {

@@ -15,9 +15,9 @@ import Synchronization
 /// that only moves the timestamp (a 304, or the same body again) waits up to `timestampRefresh`,
 /// so endpoints that do not change cost no disk writes; `flush()` writes everything. Reads see
 /// pending changes. What a write's `prepare` makes of an entity (redaction) is computed only when
-/// the entry is written to disk. Writes are atomic (temporary file, then rename). The directory is kept under
-/// `maxBytes` by removing the least recently written files, from an in-memory index of sizes
-/// (the directory is listed once, not on every write).
+/// the entry is written to disk. Writes are atomic (temporary file, then rename). The directory
+/// is kept under `maxBytes` by removing the least recently written files, from an in-memory index
+/// of sizes (the directory is listed once, not on every write).
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// The location as given (`--cache-dir`, or the default).
     public let location: URL
