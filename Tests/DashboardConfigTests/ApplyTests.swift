@@ -190,6 +190,13 @@ import Testing
         try #require(inotify_add_watch(fd, directory, ConfigReloader.savesMask) >= 0)
         var queued = [UInt8](repeating: 0, count: 4096)
         func readQueued() -> Int { queued.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+        // An event that must come is waited for: a process another test spawns at that moment
+        // holds the log open until its exec (close-on-exec), and the close's event comes then.
+        func awaitQueued() -> Int {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 10_000)
+            return readQueued()
+        }
         let log = open(directory + "/hammock.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         try #require(log >= 0)
         _ = readQueued()  // the creation
@@ -198,10 +205,10 @@ import Testing
         #expect(afterWrites < 0 && errno == EAGAIN, "100 writes to the log queued \(afterWrites) bytes of events")
         close(log)
         // A close is an event (one, for the whole log), and the config's own save is one too.
-        let afterClose = readQueued()
+        let afterClose = awaitQueued()
         #expect(afterClose > 0 && ConfigReloader.events(queued[0..<max(0, afterClose)], name: Array("hammock.log".utf8)))
         try better.write(toFile: path, atomically: false, encoding: .utf8)
-        let afterSave = readQueued()
+        let afterSave = awaitQueued()
         let name = Array(URL(fileURLWithPath: path).lastPathComponent.utf8)
         #expect(afterSave > 0 && ConfigReloader.events(queued[0..<max(0, afterSave)], name: name), "an in-place save is seen")
     }
