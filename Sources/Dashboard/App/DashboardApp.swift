@@ -147,15 +147,23 @@ public final class DashboardApp {
     /// The URLs of login requests as written, for their event-log lines.
     private var loginURLs: [ObjectIdentifier: String] = [:]
 
-    private struct ResourcePanes {
+    /// A class: it is looked up several times for every event of every probe, and a lookup of a
+    /// class costs one retain where a struct's copy retained each of its arrays and strings.
+    private final class ResourcePanes {
         var panes: [Pane] = []
         var titles: [String] = []
-        var url = ""
-        var method = "GET"
-        var identity = ""
+        let url: String
+        let method: String
+        let identity: String
         var historyCapacity = 0
         /// When the latest load of the resource started, in this run (the panes' cadence counts from it).
         var lastRequested: TimeInterval?
+
+        init(url: String, method: String, identity: String) {
+            self.url = url
+            self.method = method
+            self.identity = identity
+        }
     }
 
     /// Loads due this close to now start now: the real scheduler runs actions due within its
@@ -278,13 +286,17 @@ public final class DashboardApp {
             ) { [weak self] in
                 self?.send(.resourceChanged)
             }
-            if seen.updateValue(resource, forKey: id) == nil {
-                panesByResource[id] = ResourcePanes(
-                    url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
+            let shown: ResourcePanes
+            if let existing = panesByResource[id] {
+                shown = existing
+            } else {
+                seen[id] = resource
+                shown = ResourcePanes(url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
+                panesByResource[id] = shown
             }
-            panesByResource[id]!.panes.append(pane)
-            panesByResource[id]!.titles.append(paneSpec.title)
-            panesByResource[id]!.historyCapacity = max(panesByResource[id]!.historyCapacity, paneSpec.history)
+            shown.panes.append(pane)
+            shown.titles.append(paneSpec.title)
+            shown.historyCapacity = max(shown.historyCapacity, paneSpec.history)
             return pane
         }
         // Logins are requests like any other: their outcomes go to the event log too.
