@@ -52,17 +52,36 @@ public struct Redactor: Sendable {
 
     /// `text` with every secret, URL password and credential-like query value masked.
     public func redact(_ text: String) -> String {
+        redact(text, live: live?.all ?? [])
+    }
+
+    /// `redact(_:)` with the live secrets read once by the caller (a body has many strings).
+    private func redact(_ text: String, live: [String]) -> String {
         var out = text
         for secret in secrets where Redactor.occurs(secret, in: out) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        if let live {
-            for secret in live.all where Redactor.occurs(secret, in: out) {
-                out = out.replacingOccurrences(of: secret, with: Redactor.mask)
-            }
+        for secret in live where Redactor.occurs(secret, in: out) {
+            out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        if Redactor.occurs("://", in: out) || Redactor.occurs("=", in: out) { out = Redactor.maskURLCredentials(out) }
+        if Redactor.mayCarryURLCredentials(out) { out = Redactor.maskURLCredentials(out) }
         return out
+    }
+
+    /// True when `text` has a `://` or an `=`, without which `maskURLCredentials` changes nothing.
+    static func mayCarryURLCredentials(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count > 0, let base = bytes.baseAddress else { return false }
+            if memchr(base, Int32(UInt8(ascii: "=")), bytes.count) != nil { return true }
+            var start = 0
+            while start + 3 <= bytes.count, let colon = memchr(base + start, Int32(UInt8(ascii: ":")), bytes.count - start - 2) {
+                let at = UnsafeRawPointer(colon) - UnsafeRawPointer(base)
+                if bytes[at + 1] == UInt8(ascii: "/"), bytes[at + 2] == UInt8(ascii: "/") { return true }
+                start = at + 1
+            }
+            return false
+        }
     }
 
     /// True when `needle` occurs in `haystack`, byte for byte in UTF-8 (`memchr` and `memcmp`). Every string of
@@ -91,19 +110,19 @@ public struct Redactor: Sendable {
 
     /// `json` with every string (member names included) redacted.
     public func redact(_ json: JSON) -> JSON {
-        redacted(json) ?? json
+        redacted(json, live: live?.all ?? []) ?? json
     }
 
     /// The redacted value, or nil when nothing in it changes (so a large body is not rebuilt).
-    private func redacted(_ json: JSON) -> JSON? {
+    private func redacted(_ json: JSON, live: [String]) -> JSON? {
         switch json {
         case .string(let text):
-            let out = redact(text)
+            let out = redact(text, live: live)
             return out == text ? nil : .string(out)
         case .array(let items):
             var copy: [JSON]?
             for (index, item) in items.enumerated() {
-                guard let changed = redacted(item) else { continue }
+                guard let changed = redacted(item, live: live) else { continue }
                 if copy == nil { copy = items }
                 copy![index] = changed
             }
@@ -111,8 +130,8 @@ public struct Redactor: Sendable {
         case .object(let object):
             var copy: [(String, JSON)]?
             for (index, member) in object.members.enumerated() {
-                let key = redact(member.key)
-                let value = redacted(member.value)
+                let key = redact(member.key, live: live)
+                let value = redacted(member.value, live: live)
                 guard key != member.key || value != nil else { continue }
                 if copy == nil { copy = object.members.map { ($0.key, $0.value) } }
                 copy![index] = (key, value ?? member.value)

@@ -1,4 +1,4 @@
-import DashboardConfig
+@testable import DashboardConfig
 import Foundation
 import ResourceEngine
 import ResourceEngineTesting
@@ -23,6 +23,28 @@ import Testing
         #expect(redactor.redact("see http://ops:hunter22@127.0.0.1/x") == "see http://ops:•••@127.0.0.1/x")
         #expect(redactor.redact("GET /x?page=2&token=abc123") == "GET /x?page=2&token=•••")
         #expect(redactor.redact("no url, no query") == "no url, no query")
+    }
+
+    /// The quick test for whether a text may hold a URL password or a credential query value
+    /// says yes wherever `://` or `=` is, at the start, in the middle and at the very end.
+    @Test func theURLCredentialCheckSeesEveryPlaceASchemeOrQueryCanBe() {
+        let pieces = ["", "a", ":", "/", "//", ":/", "://", "=", "é", "x://y", "ab:/c", "token"]
+        var texts: [String] = []
+        for first in pieces { for second in pieces { for third in pieces { texts.append(first + second + third) } } }
+        for text in texts {
+            let expected = text.contains("://") || text.contains("=")
+            #expect(Redactor.mayCarryURLCredentials(text) == expected, "\(text)")
+        }
+        #expect(Redactor.none.redact("ops:hunter22@127.0.0.1 via x://ops:hunter22@h") == "ops:hunter22@127.0.0.1 via x://ops:•••@h")
+    }
+
+    /// A body's strings are redacted with the secrets learnt while running too (read once per body).
+    @Test func aBodyIsRedactedWithLiveSecretsInKeysAndValues() {
+        let live = LiveSecrets()
+        let redactor = Redactor(secrets: ["tok-123"], live: live)
+        live.add("sess-456")
+        let body: JSON = ["sess-456": ["a", "x tok-123 y", "sess-456"], "plain": "see http://u:pw@h/?sig=abc"]
+        #expect(redactor.redact(body) == ["•••": ["a", "x ••• y", "•••"], "plain": "see http://u:•••@h/?sig=•••"])
     }
 
     /// The disk cache redacts when it writes, not per response: what it hands back before the
