@@ -256,6 +256,25 @@ import Testing
         #expect(!ContentTypeMatcher([]).matches("application/json"))
     }
 
+    @Test func aMatcherAnswersTheSameWhenAskedAgainAndBetweenManyContentTypes() {
+        // The matcher keeps its last few answers: asked about more types than it keeps, in turns
+        // and twice over, each answer is still the one a fresh matcher gives.
+        let asked = [
+            "application/json", "text/csv", "application/xml", "application/problem+json", "image/png",
+            "APPLICATION/JSON; charset=utf-8", "application/json-seq", "text/plain",
+        ]
+        let kept = ContentTypeMatcher(["*/json", "*/*+json", "text/*"])
+        for round in 0..<3 {
+            for contentType in asked + asked.reversed() {
+                let fresh = ContentTypeMatcher(["*/json", "*/*+json", "text/*"]).matches(contentType)
+                #expect(kept.matches(contentType) == fresh, "round \(round): \(contentType)")
+            }
+        }
+        #expect(kept.matches("application/json") && !kept.matches("application/xml"))
+        // Two matchers never share answers.
+        #expect(!ContentTypeMatcher(["text/*"]).matches("application/json"))
+    }
+
     @Test func starsMatchOneOrMoreBytesUpToASlashOrPlus() {
         let star = ContentTypeMatcher(["*/*+json", "*"])
         #expect(star.matches("application/ld+json"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Matches MIME types against patterns such as `*/json`, `text/*` and `*/*+json`.
 ///
@@ -9,6 +10,9 @@ public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
     /// Each pattern as lower-case bytes: matching runs for every response, so no regex, no
     /// Foundation, no allocation beyond the content type's bytes.
     private let compiled: [[UInt8]]
+    /// The last few content types asked about and the answers: a service's responses carry the
+    /// same one or two, and each response is asked about once per gated pipeline stage.
+    private let recent = RecentAnswers()
 
     public init(_ patterns: [String]) {
         self.patterns = patterns
@@ -18,6 +22,29 @@ public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
     /// True if `contentType` matches any pattern; parameters after `;` and spaces before it are
     /// ignored.
     public func matches(_ contentType: String) -> Bool {
+        if let known = recent.answer(for: contentType) { return known }
+        let answer = match(contentType)
+        recent.note(answer, for: contentType)
+        return answer
+    }
+
+    private final class RecentAnswers: Sendable {
+        private let answers = Mutex<[(contentType: String, matches: Bool)]>([])
+        private static let capacity = 4
+
+        func answer(for contentType: String) -> Bool? {
+            answers.withLock { $0.first { $0.contentType == contentType }?.matches }
+        }
+
+        func note(_ answer: Bool, for contentType: String) {
+            answers.withLock { answers in
+                if answers.count == RecentAnswers.capacity { answers.removeFirst() }
+                answers.append((contentType, answer))
+            }
+        }
+    }
+
+    private func match(_ contentType: String) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { utf8 in
             var end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.count
