@@ -12,6 +12,32 @@ import Testing
         #expect(Service(baseURL: "http://foo.bar/v1?key=1", networking: FakeNetworkingProvider()).baseURL?.absoluteString == "http://foo.bar/v1/?key=1")
     }
 
+    /// A configuration is a value: its fields are shared between copies only until one changes.
+    @Test func aConfigurationCopyChangesOnlyItself() {
+        var first = Configuration()
+        first.headers["A"] = "1"
+        first.expirationTime = 5
+        var second = first
+        second.headers["B"] = "2"
+        second.expirationTime = 7
+        second.transport.maxRedirects = 0
+        second.mutateRequests { $0.setValue("x", forHTTPHeaderField: "X") }
+        second.decorateRequests { _, request in request }
+        #expect(first.headers == ["A": "1"] && first.expirationTime == 5 && first.transport.maxRedirects == nil)
+        #expect(first.requestMutations.isEmpty && first.requestDecorators.isEmpty)
+        #expect(second.headers == ["A": "1", "B": "2"] && second.expirationTime == 7 && second.transport.maxRedirects == 0)
+        #expect(second.requestMutations.count == 1 && second.requestDecorators.count == 1)
+
+        // A caller's copy of a resource's configuration does not change what the resource uses.
+        let service = Service(baseURL: "http://foo.bar", networking: FakeNetworkingProvider())
+        service.configure { $0.timeout = 9 }
+        let resource = service.resource("/a")
+        var copy = resource.configuration
+        copy.timeout = 1
+        copy.headers["Leak"] = "yes"
+        #expect(resource.configuration.timeout == 9 && resource.configuration.headers.isEmpty)
+    }
+
     @Test func resolvesPathsAgainstTheBaseURL() {
         let service = Service(baseURL: "http://foo.bar/v1", networking: FakeNetworkingProvider())
         #expect(service.resource("/a/b").url.absoluteString == "http://foo.bar/v1/a/b")
