@@ -31,7 +31,6 @@ struct Hammock: AsyncParsableCommand {
         defaultSubcommand: Open.self)
 
     static func main() async {
-        MallocArenas.limit(environment: ProcessInfo.processInfo.environment)
         await main(nil)
     }
 
