@@ -11,71 +11,71 @@ import FoundationNetworking
 public struct Configuration {
     /// How long data stays fresh for `loadIfNeeded()`. Only the GET configuration's value is used.
     public var expirationTime: TimeInterval {
-        get { storage.expirationTime }
-        _modify { yield &unique().expirationTime }
+        get { storage.fields.expirationTime }
+        _modify { yield &unique().fields.expirationTime }
     }
 
     /// How long after a failure `loadIfNeeded()` waits before trying again. GET configuration only.
     public var retryTime: TimeInterval {
-        get { storage.retryTime }
-        _modify { yield &unique().retryTime }
+        get { storage.fields.retryTime }
+        _modify { yield &unique().fields.retryTime }
     }
 
     /// The total time a request may take before it fails with "The request timed out".
     public var timeout: TimeInterval {
-        get { storage.timeout }
-        _modify { yield &unique().timeout }
+        get { storage.fields.timeout }
+        _modify { yield &unique().fields.timeout }
     }
 
     /// Headers added to every request.
     public var headers: [String: String] {
-        get { storage.headers }
-        _modify { yield &unique().headers }
+        get { storage.fields.headers }
+        _modify { yield &unique().fields.headers }
     }
 
     /// Headers whose values are worked out as each request is built (a token read from a file
     /// that may change, a login session's current token). Set after `headers`, so they win for
     /// the same name; a nil value sends no such header.
     public var computedHeaders: [String: @MainActor () -> String?] {
-        get { storage.computedHeaders }
-        _modify { yield &unique().computedHeaders }
+        get { storage.fields.computedHeaders }
+        _modify { yield &unique().fields.computedHeaders }
     }
 
     /// TLS settings and the redirect limit, handed to the networking provider with each request.
     public var transport: TransportOptions {
-        get { storage.transport }
-        _modify { yield &unique().transport }
+        get { storage.fields.transport }
+        _modify { yield &unique().fields.transport }
     }
 
     /// How responses are transformed before they reach the resource.
     public var pipeline: Pipeline {
-        get { storage.pipeline }
-        _modify { yield &unique().pipeline }
+        get { storage.fields.pipeline }
+        _modify { yield &unique().fields.pipeline }
     }
 
     /// Where successful responses are kept across runs; nil for none. GET configuration only.
     public var cache: (any EntityCache)? {
-        get { storage.cache }
-        _modify { yield &unique().cache }
+        get { storage.fields.cache }
+        _modify { yield &unique().fields.cache }
     }
 
     /// Part of every cache key: set it to something that changes when the pipeline that shapes
     /// the content changes, so a cache never serves data shaped by an older configuration.
     public var cacheNamespace: String {
-        get { storage.cacheNamespace }
-        _modify { yield &unique().cacheNamespace }
+        get { storage.fields.cacheNamespace }
+        _modify { yield &unique().fields.cacheNamespace }
     }
 
     /// The mutation closures, in the order added.
-    public var requestMutations: [@MainActor (inout URLRequest) -> Void] { storage.requestMutations }
+    public var requestMutations: [@MainActor (inout URLRequest) -> Void] { storage.fields.requestMutations }
 
     /// The decorators, in the order added.
-    public var requestDecorators: [@MainActor (Resource, Request) -> Request] { storage.requestDecorators }
+    public var requestDecorators: [@MainActor (Resource, Request) -> Request] { storage.fields.requestDecorators }
 
     /// The fields, shared between copies until one changes: a configuration is copied out of the
     /// resource's cache several times per request, and a copy of a struct of this many arrays,
     /// dictionaries and strings retained each of them.
-    private final class Storage {
+    private struct Fields {
         var expirationTime: TimeInterval = 30
         var retryTime: TimeInterval = 1
         var timeout: TimeInterval = 60
@@ -87,29 +87,18 @@ public struct Configuration {
         var cacheNamespace = ""
         var requestMutations: [@MainActor (inout URLRequest) -> Void] = []
         var requestDecorators: [@MainActor (Resource, Request) -> Request] = []
-
-        init() {}
-
-        init(copying other: Storage) {
-            expirationTime = other.expirationTime
-            retryTime = other.retryTime
-            timeout = other.timeout
-            headers = other.headers
-            computedHeaders = other.computedHeaders
-            transport = other.transport
-            pipeline = other.pipeline
-            cache = other.cache
-            cacheNamespace = other.cacheNamespace
-            requestMutations = other.requestMutations
-            requestDecorators = other.requestDecorators
-        }
     }
 
-    private var storage = Storage()
+    private final class Storage {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage = Storage(Fields())
 
     /// The storage, copied first if another configuration shares it.
     private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
         return storage
     }
 
@@ -119,7 +108,7 @@ public struct Configuration {
     ///
     /// Runs after the caller's own mutation (so it can override `Content-Type`), in the order added.
     public mutating func mutateRequests(with mutation: @escaping @MainActor (inout URLRequest) -> Void) {
-        unique().requestMutations.append(mutation)
+        unique().fields.requestMutations.append(mutation)
     }
 
     /// Adds a closure that may wrap or replace each request before it starts, e.g. with a chain.
@@ -127,6 +116,6 @@ public struct Configuration {
     /// Decorators run in the order added, each receiving the previous one's result; the last
     /// result is the request that is started, tracked and returned.
     public mutating func decorateRequests(with decorator: @escaping @MainActor (Resource, Request) -> Request) {
-        unique().requestDecorators.append(decorator)
+        unique().fields.requestDecorators.append(decorator)
     }
 }
