@@ -224,6 +224,30 @@ import Testing
         }
     }
 
+    /// libcurl keeps four connections per easy handle added, counted when a connection comes
+    /// back; handles are added only while they transfer, so the last of a round to finish
+    /// closed a connection the next round had to open again.
+    @Test func aRoundsConnectionsServeTheNextRound() async throws {
+        try await withServer(routes: { server in
+            await server.appendRoute("GET /after/*") { request in
+                try await Task.sleep(for: .milliseconds(Int(request.path.split(separator: "/").last ?? "") ?? 0))
+                let client = request.remoteAddress.map { String(describing: $0) } ?? "unknown"
+                return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/plain"], body: Data(client.utf8))
+            }
+        }) { _, service in
+            // One after another, so each finishes in a turn of its own.
+            let resources = (1...6).map { service.resource("/after/\($0 * 80)") }
+            @MainActor func clients() async throws -> Set<String> {
+                let requests = resources.map { $0.load() }
+                for request in requests { _ = try await request.awaitResult(timeout: 10) }
+                return Set(resources.compactMap(\.text))
+            }
+            let first = try await clients()
+            #expect(first.count == 6, "\(first)")
+            #expect(try await clients() == first, "a connection was closed and another opened")
+        }
+    }
+
     @Test func hangingRequestsDoNotStarveAHealthyOneOnTheSameHost() async throws {
         try await withServer(routes: { server in
             await server.appendRoute("GET /hang/*") { _ in
