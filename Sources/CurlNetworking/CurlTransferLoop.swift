@@ -35,8 +35,9 @@ final class CurlTransferLoop: @unchecked Sendable {
         self.multi = multi
         self.maxInFlight = max(1, maxInFlight)
         _ = hc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
-        // libcurl keeps 4 idle connections per easy handle added; handles are added here only
-        // while they transfer, so after each burst it closed connections the next burst reopened.
+        // libcurl's default keeps at most 4 connections per easy handle added; handles are added
+        // here only while they transfer, so the last of each burst closed connections the next
+        // burst opened again. As many as may transfer at once, which the file limit bounds.
         _ = hc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, self.maxInFlight)
         let thread = Thread { [self] in run() }
         thread.name = "hammock-curl"
