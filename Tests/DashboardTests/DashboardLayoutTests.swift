@@ -108,6 +108,10 @@ import Testing
         try await h.advance(5)
         #expect(h.network.requestCount(for: h.url("health")) == 2, "one refresh for both panes, every 5 s")
         #expect(h.screen.contains { $0.contains("UP") })
+        // One event per change of the resource, naming both panes: not one per pane.
+        let answers = h.app.eventLog.entries.filter { $0.event == "NewData(Network)" }
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.panes == ["Health", "DB"] })
     }
 
     @Test func postPanesSendTheirBody() async throws {

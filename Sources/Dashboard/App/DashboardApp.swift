@@ -275,7 +275,6 @@ public final class DashboardApp {
     }
 
     private func buildPanes() {
-        var seen: [ObjectIdentifier: Resource] = [:]
         panesByResource = [:]
         panes = spec.panes.map { paneSpec in
             let resource = spec.resource(for: paneSpec, in: service)
@@ -290,7 +289,6 @@ public final class DashboardApp {
             if let existing = panesByResource[id] {
                 shown = existing
             } else {
-                seen[id] = resource
                 shown = ResourcePanes(url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
                 panesByResource[id] = shown
             }
@@ -300,9 +298,11 @@ public final class DashboardApp {
             return pane
         }
         // Logins are requests like any other: their outcomes go to the event log too.
-        let logins = spec.loginResources(in: service).filter { seen[ObjectIdentifier($0.resource)] == nil }
+        let logins = spec.loginResources(in: service).filter { panesByResource[ObjectIdentifier($0.resource)] == nil }
         loginURLs = Dictionary(logins.map { (ObjectIdentifier($0.resource), $0.displayURL) }) { first, _ in first }
-        for resource in Array(seen.values) + logins.map(\.resource) {
+        // Each shown resource once, in the file's order (its first pane's place), then the logins.
+        let shown = panes.filter { panesByResource[ObjectIdentifier($0.resource)]?.panes.first === $0 }.map(\.resource)
+        for resource in shown + logins.map(\.resource) {
             resource.addObserver(owner: eventOwner) { [weak self] resource, event in
                 self?.record(event, on: resource)
             }
