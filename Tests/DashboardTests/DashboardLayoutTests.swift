@@ -64,6 +64,26 @@ import Testing
         #expect(screen[1...4].map { String($0.prefix(9)) } == [" ✓ Pane 3", " ✓ Pane 4", " ✓ Pane 5", "▸✓ Pane 6"])
     }
 
+    @Test func collapsedRowsLineUpAfterTheWidestTitleOnOrOffScreen() async throws {
+        // The widest title (12 columns in 6 characters) is the last pane's, out of view at first.
+        let titles = ["A", "Bb", "Ccc", "Dddd", "E", "世界世界世界"]
+        let panes = titles.enumerated().map { "  - title: \($1)\n    resource: /p\($0)\n" }.joined()
+        let h = try DashboardHarness("service:\n  baseURL: https://api.test/\npanes:\n" + panes, columns: 60, rows: 6)
+        for i in titles.indices { h.stub("p\(i)", .json("{}")) }
+        h.app.start()
+        try await h.settle()
+        // Where the status starts, in columns: marker, mark, a space, the title padded, two spaces.
+        func statusColumn(_ row: String) -> Int? {
+            guard let range = row.range(of: "200 ·") else { return nil }
+            return DisplayWidth.of(String(row[..<range.lowerBound]))
+        }
+        var screen = h.screen
+        #expect(screen[1...4].map(statusColumn) == [17, 17, 17, 17], "\(screen)")
+        screen = try await h.press(.tab, .tab, .tab, .tab, .tab)
+        #expect(screen[4].hasPrefix("▸✓ 世界世界世界"))
+        #expect(screen[1...4].map(statusColumn) == [17, 17, 17, 17], "\(screen)")
+    }
+
     @Test func belowTheMinimumItSaysSo() async throws {
         h.app.start()
         try await h.settle()

@@ -156,7 +156,7 @@ extension DashboardApp {
         let capacity = area.height
         let first = max(0, min(selection - capacity + 1, visible.count - capacity))
         var titleWidth = 0
-        for pane in visible { titleWidth = max(titleWidth, min(24, DisplayWidth.of(pane.spec.title))) }
+        for pane in visible { titleWidth = max(titleWidth, min(24, pane.titleWidth)) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
             let pane = visible[index]
             panesOnScreen.append(pane)

@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import ResourceEngine
+import TerminalUI
 
 /// One pane: a spec, the resource it watches, its status overlay and its verdict.
 ///
@@ -24,6 +25,9 @@ public final class Pane {
     }
 
     public let spec: PaneSpec
+    /// The title's width in terminal columns: the collapsed view lines every title up to the
+    /// widest, on every frame.
+    let titleWidth: Int
     public let resource: Resource
     public let overlay: StatusOverlay
     /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
@@ -55,6 +59,7 @@ public final class Pane {
         display: ValueDisplay = ValueDisplay(), onChange: @escaping @MainActor () -> Void
     ) {
         self.spec = spec
+        self.titleWidth = DisplayWidth.of(spec.title)
         self.display = display
         self.resource = resource
         self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
