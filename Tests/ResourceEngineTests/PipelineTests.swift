@@ -224,4 +224,32 @@ final class CountingTransformer: ResponseTransformer {
         #expect(h.resource.latestError == nil)
         #expect(h.resource.text == "teapot is fine")
     }
+
+    /// The pipeline runs each transformer in place (`transform`), through a content-type gate
+    /// too; a response of another content type reaches neither of the transformer's methods.
+    @Test func runsTransformersInPlaceThroughTheirGates() async throws {
+        final class InPlace: ResponseTransformer {
+            let calls = Mutex((process: 0, transform: 0))
+            func process(_ response: Response) -> Response {
+                calls.withLock { $0.process += 1 }
+                return response
+            }
+            func transform(_ response: inout Response) {
+                calls.withLock { $0.transform += 1 }
+                guard case .success(var entity) = response else { return }
+                entity.content = ((entity.content as? String) ?? "") + " in place"
+                response = .success(entity)
+            }
+            var debugDescription: String { "in place" }
+        }
+        let inPlace = InPlace()
+        h.service.configure("**") { $0.pipeline[.model].add(inPlace, contentTypes: ["text/*"]) }
+        h.stubText(h.resource, "done")
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.text == "done in place")
+        h.network.stub(.get, h.resource.url.absoluteString, .json(#"{"a":1}"#))
+        _ = try await h.resource.load().awaitResult()
+        #expect(h.resource.json == ["a": 1])
+        #expect(inPlace.calls.withLock { $0 } == (process: 0, transform: 1))
+    }
 }

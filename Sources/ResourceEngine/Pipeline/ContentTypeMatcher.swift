@@ -105,13 +105,24 @@ struct ContentTypeGatedTransformer: ResponseTransformer {
     let wrapped: any ResponseTransformer
 
     func process(_ response: Response) -> Response {
+        guard applies(to: response) else { return response }
+        return wrapped.process(response)
+    }
+
+    /// In place: a response of another content type is left as it is, not copied.
+    func transform(_ response: inout Response) {
+        guard applies(to: response) else { return }
+        wrapped.transform(&response)
+    }
+
+    private func applies(to response: Response) -> Bool {
         let contentType: String?
         switch response {
         case .success(let entity): contentType = entity.contentType
         case .failure(let error): contentType = error.entity?.contentType
         }
-        guard let contentType, matcher.matches(contentType) else { return response }
-        return wrapped.process(response)
+        guard let contentType else { return false }
+        return matcher.matches(contentType)
     }
 
     var debugDescription: String { "\(wrapped.debugDescription) [\(matcher)]" }

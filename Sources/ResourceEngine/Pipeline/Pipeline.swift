@@ -47,7 +47,7 @@ public struct Pipeline: Sendable {
             EngineLog.log(.pipeline, "stage \(key) has transformers but is not in the pipeline order; skipped")
         }
         var response = response
-        for stage in runs { response = stage.process(response) }
+        for stage in runs { stage.transform(&response) }
         return response
     }
 

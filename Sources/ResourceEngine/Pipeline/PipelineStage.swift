@@ -20,8 +20,8 @@ public struct PipelineStage: Sendable {
         transformers.removeAll()
     }
 
-    /// Runs the stage's transformers over `response`.
-    func process(_ response: Response) -> Response {
-        transformers.reduce(response) { $1.process($0) }
+    /// Runs the stage's transformers over `response`, in place.
+    func transform(_ response: inout Response) {
+        for transformer in transformers { transformer.transform(&response) }
     }
 }
