@@ -28,6 +28,8 @@ public final class Pane {
     /// The title's width in terminal columns: the collapsed view lines every title up to the
     /// widest, on every frame.
     let titleWidth: Int
+    /// How the content is shown, taken from `spec` once.
+    private let contentShape: PaneContentShape
     public let resource: Resource
     public let overlay: StatusOverlay
     /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
@@ -60,6 +62,7 @@ public final class Pane {
     ) {
         self.spec = spec
         self.titleWidth = DisplayWidth.of(spec.title)
+        contentShape = PaneContentShape(spec)
         self.display = display
         self.resource = resource
         self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
@@ -181,7 +184,7 @@ public final class Pane {
             cachedContent.tableSort = tableSort
             return cachedContent
         }
-        let content = PaneContent(spec: spec, content: redactor.redact(content: entity.content), display: display)
+        let content = PaneContent(shape: contentShape, content: redactor.redact(content: entity.content), display: display)
         content.tableSort = tableSort
         cachedContent = content
         return content

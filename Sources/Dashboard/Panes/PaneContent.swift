@@ -5,24 +5,24 @@ import TerminalUI
 
 /// What a pane shows of its data, for each `show` mode, as widgets and lines.
 ///
-/// Built from the content value and the pane's spec; `select` is applied here, at display time,
-/// so panes sharing a resource can show different parts of it. A pane keeps one until its
-/// resource has new data, and everything derived from the whole value (pretty-printed lines, table
-/// cells and column widths, wrapped line counts) is computed once, so a frame only draws the
-/// screenful it shows — however large the body.
+/// Built from the content value and the pane's spec (its `PaneContentShape`); `select` is applied
+/// here, at display time, so panes sharing a resource can show different parts of it. A pane keeps
+/// one until its resource has new data, and everything derived from the whole value
+/// (pretty-printed lines, table cells and column widths, wrapped line counts) is computed once, so
+/// a frame only draws the screenful it shows — however large the body.
 @MainActor
 final class PaneContent {
-    let spec: PaneSpec
+    let shape: PaneContentShape
     let content: any Sendable
     /// The value after `select`, or a message saying why select did not fit.
     let selected: Result<JSON, PaneContentError>
     let display: ValueDisplay
 
-    init(spec: PaneSpec, content: any Sendable, display: ValueDisplay = ValueDisplay()) {
-        self.spec = spec
+    init(shape: PaneContentShape, content: any Sendable, display: ValueDisplay = ValueDisplay()) {
+        self.shape = shape
         self.content = content
         self.display = display
-        selected = PaneContent.select(spec.select, in: PaneContent.json(from: content))
+        selected = PaneContent.select(shape.select, in: PaneContent.json(from: content))
     }
 
     private static func select(_ select: String?, in value: JSON) -> Result<JSON, PaneContentError> {
@@ -132,22 +132,22 @@ final class PaneContent {
         case .failure(let error): return error.message
         case .success(let selected): value = selected
         }
-        switch spec.show {
+        switch shape.show {
         case .table:
             guard let items = value.arrayValue else { return "table: expected a list of objects, got \(value.kindName)" }
             guard let first = items.first else { return nil }
-            guard let columns = spec.columns else {
+            guard let columns = shape.columns else {
                 return first.objectValue == nil ? "table: expected a list of objects, got a list of \(first.kindName)" : nil
             }
             let paths = columns.compactMap { PathCache.path($0.path) }
             let found = items.contains { item in paths.contains { $0.lookup(item) != nil } }
             return found ? nil : "columns: none of \(columns.map(\.path).joined(separator: ", ")) is in the list's items"
         case .fields:
-            guard let fields = spec.fields, !fields.isEmpty else { return nil }
+            guard let fields = shape.fields, !fields.isEmpty else { return nil }
             let found = fields.contains { PathCache.path($0.path)?.lookup(value) != nil }
             return found ? nil : "fields: none of \(fields.map(\.path).joined(separator: ", ")) is in the \(value.kindName)"
         case .value:
-            guard let thresholds = spec.thresholds, thresholds.level(of: value) == .fail, let fail = thresholds.fail else { return nil }
+            guard let thresholds = shape.thresholds, thresholds.level(of: value) == .fail, let fail = thresholds.fail else { return nil }
             return "\(PaneContent.inline(value)) meets the fail threshold \(Thresholds.written(fail))"
         case .text, .json:
             return nil
@@ -157,7 +157,7 @@ final class PaneContent {
     /// "0.85 meets the warn threshold > 0.8" when a value pane's value meets `thresholds.warn`
     /// (and not `fail`), else nil.
     var warning: String? {
-        guard spec.show == .value, let thresholds = spec.thresholds, let warn = thresholds.warn,
+        guard shape.show == .value, let thresholds = shape.thresholds, let warn = thresholds.warn,
             case .success(let value) = selected, thresholds.level(of: value) == .warn
         else { return nil }
         return "\(PaneContent.inline(value)) meets the warn threshold \(Thresholds.written(warn))"
@@ -230,7 +230,7 @@ final class PaneContent {
             return
         }
         let scroll = max(0, scroll)
-        switch spec.show {
+        switch shape.show {
         case .fields:
             if let problem {
                 Paragraph(problem, style: Style().fg(.red)).render(into: area, buffer: &buffer)
@@ -250,7 +250,7 @@ final class PaneContent {
         case .table:
             let table = tableRows(value)
             if value.arrayValue?.isEmpty == true {
-                let labels = spec.columns?.map(\.label)
+                let labels = shape.columns?.map(\.label)
                 let header = labels.map { Table(header: $0, rows: [], naturalWidths: Table.naturalWidths(header: $0, rows: [])) }
                 header?.render(into: area, buffer: &buffer)
                 let line = Rect(x: area.x, y: area.y + (header == nil ? 0 : 1), width: area.width, height: 1).intersection(area)
@@ -261,7 +261,7 @@ final class PaneContent {
                 let start = min(scroll, table.rows.count)
                 let end = min(table.rows.count, start + max(0, area.height - 1))
                 var widget = Table(header: table.header, rows: Array(table.rows[start..<end]), naturalWidths: table.naturalWidths)
-                widget.widthRules = (spec.columns ?? []).map(PaneContent.widthRule)
+                widget.widthRules = (shape.columns ?? []).map(PaneContent.widthRule)
                 var cellStyles = Array(cachedCellStyles[min(start, cachedCellStyles.count)..<min(end, cachedCellStyles.count)])
                 if !highlight.isEmpty {
                     for (offset, row) in table.rows[start..<end].enumerated() where PaneContent.matches(PaneContent.searchText(row), highlight) {
@@ -292,7 +292,7 @@ final class PaneContent {
         refreshFormatting()
         if let cachedSummary { return cachedSummary }
         guard case .success(let value) = selected else { return "" }
-        let text = spec.show == .fields
+        let text = shape.show == .fields
             ? fieldPairs(value).prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: "  ")
             : inlineValue(value)
         let summary = PaneContent.bounded(text, to: Limits.value)
@@ -303,10 +303,10 @@ final class PaneContent {
     /// The selected value on one line (the `value` view and collapsed panes).
     func inlineValue(_ value: JSON) -> String {
         if let cachedInline { return cachedInline }
-        let text = formatted(value, spec.show == .value ? spec.format : nil)
+        let text = formatted(value, shape.show == .value ? shape.format : nil)
         cachedInline = text
         var style = Style().bolded
-        switch spec.thresholds?.level(of: value) ?? .normal {
+        switch shape.thresholds?.level(of: value) ?? .normal {
         case .normal: break
         case .warn: style = style.fg(.yellow)
         case .fail: style = style.fg(.red)
@@ -350,7 +350,7 @@ final class PaneContent {
 
     /// How many columns the table shows (0 when it shows no table).
     var tableColumnCount: Int {
-        guard spec.show == .table, case .success(let value) = selected else { return 0 }
+        guard shape.show == .table, case .success(let value) = selected else { return 0 }
         return tableRows(value).header.count
     }
 
@@ -359,7 +359,7 @@ final class PaneContent {
     func searchRows(width: Int) -> [String] {
         refreshFormatting()
         guard case .success(let value) = selected else { return [] }
-        switch spec.show {
+        switch shape.show {
         case .table: return tableRows(value).rows.map(PaneContent.searchText)
         case .fields: return fieldPairs(value).map(PaneContent.searchText)
         case .json: return sourceLines(value)
@@ -381,7 +381,7 @@ final class PaneContent {
     func fieldPairs(_ value: JSON) -> [(key: String, value: String)] {
         if let cachedPairs { return cachedPairs }
         let pairs: [(key: String, value: String)]
-        if let fields = spec.fields {
+        if let fields = shape.fields {
             var styles: [Style?] = []
             pairs = fields.map { field in
                 let found = PathCache.path(field.path).flatMap { $0.lookup(value) }
@@ -404,7 +404,7 @@ final class PaneContent {
     func tableRows(_ value: JSON) -> (header: [String], rows: [[String]], naturalWidths: [Int]) {
         if let cachedTable { return cachedTable }
         guard let items = value.arrayValue else { return ([], [], []) }
-        let fields = spec.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
+        let fields = shape.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
         var header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
         let paths = fields.map { PathCache.path($0.path) }
         let colored = fields.contains { !$0.colors.isEmpty }
@@ -475,7 +475,7 @@ final class PaneContent {
     func lineCount(width: Int) -> Int {
         refreshFormatting()
         guard case .success(let value) = selected else { return 1 }
-        switch spec.show {
+        switch shape.show {
         case .fields: return fieldPairs(value).count
         case .table: return tableRows(value).rows.count + 1
         case .text:
