@@ -7,24 +7,60 @@ import Foundation
 /// stored lower-cased so lookups ignore case.
 public struct Entity: Sendable {
     /// The body, raw or transformed.
-    public var content: any Sendable
+    public var content: any Sendable {
+        get { storage.fields.content }
+        _modify { yield &unique().fields.content }
+    }
 
     /// Response headers, keys lower-cased.
     public var headers: [String: String] {
-        didSet {
-            headers = Entity.lowercased(headers)
-            contentTypeHeader = headers["content-type"]
+        get { storage.fields.headers }
+        set {
+            let lowered = Entity.lowercased(newValue)
+            let box = unique()
+            box.fields.headers = lowered
+            box.fields.contentTypeHeader = lowered["content-type"]
         }
     }
 
-    /// `headers["content-type"]`, kept: every content-type gate of the pipeline asks for it.
-    private var contentTypeHeader: String?
-
     /// The charset named by the response, if any.
-    public var charset: String?
+    public var charset: String? {
+        get { storage.fields.charset }
+        _modify { yield &unique().fields.charset }
+    }
 
     /// When this data was received (or last confirmed by a 304), on the service's clock.
-    public var timestamp: TimeInterval
+    public var timestamp: TimeInterval {
+        get { storage.fields.timestamp }
+        _modify { yield &unique().fields.timestamp }
+    }
+
+    /// The parts, shared between copies until one changes: an entity is copied many times on its
+    /// way from the transfer to the observers (pipeline stages, the resource, hooks, the cache),
+    /// and each copy of the parts themselves retained the content, the headers and two strings.
+    private struct Fields {
+        var content: any Sendable
+        var headers: [String: String]
+        /// `headers["content-type"]`, kept: every content-type gate of the pipeline asks for it.
+        var contentTypeHeader: String?
+        var charset: String?
+        var timestamp: TimeInterval
+    }
+
+    /// Mutated only through `unique()`, that is while no other entity shares it: the standard
+    /// library's copy-on-write, which is what makes sharing it across threads safe.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first if another entity shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
 
     /// Creates an entity from explicit parts.
     ///
@@ -37,13 +73,11 @@ public struct Entity: Sendable {
         headers: [String: String] = [:],
         timestamp: TimeInterval? = nil
     ) {
-        self.content = content
         var lowered = Entity.lowercased(headers)
         if let contentType { lowered["content-type"] = contentType }
-        self.headers = lowered
-        contentTypeHeader = lowered["content-type"]
-        self.charset = charset ?? Entity.charset(in: lowered["content-type"])
-        self.timestamp = timestamp ?? SystemClock().now
+        storage = Storage(Fields(
+            content: content, headers: lowered, contentTypeHeader: lowered["content-type"],
+            charset: charset ?? Entity.charset(in: lowered["content-type"]), timestamp: timestamp ?? SystemClock().now))
     }
 
     /// Creates an entity from an HTTP response head and its body.
@@ -53,7 +87,7 @@ public struct Entity: Sendable {
 
     /// The `Content-Type` header with its parameters, or `application/octet-stream`.
     public var contentType: String {
-        contentTypeHeader ?? "application/octet-stream"
+        storage.fields.contentTypeHeader ?? "application/octet-stream"
     }
 
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.

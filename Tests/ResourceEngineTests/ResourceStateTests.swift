@@ -33,6 +33,32 @@ import Testing
         #expect(Entity(content: "", contentType: "a/b", headers: ["Content-Type": "c/d"]).contentType == "a/b")
     }
 
+    /// Entities share their parts until one changes: a change to a copy, of any part, leaves
+    /// the original as it was, also when the copy crossed to another thread.
+    @Test func anEntityCopyChangesAloneWhicheverPartChanges() async {
+        let original = Entity(content: "body", contentType: "text/plain; charset=latin1", headers: ["ETag": "\"1\""], timestamp: 5)
+        var copies = Array(repeating: original, count: 5)
+        copies[0].content = 42
+        copies[1].headers = ["Content-Type": "application/json"]
+        copies[2].charset = "utf-8"
+        copies[3].touch(9)
+        copies[4] = await Task.detached { () -> Entity in
+            var moved = original
+            moved.headers["etag"] = "\"2\""
+            return moved
+        }.value
+        #expect(original.content as? String == "body")
+        #expect(original.contentType == "text/plain; charset=latin1")
+        #expect(original.charset == "latin1")
+        #expect(original.timestamp == 5)
+        #expect(original.etag == "\"1\"")
+        #expect(copies.map { $0.content as? Int } == [42, nil, nil, nil, nil])
+        #expect(copies.map(\.contentType) == ["text/plain; charset=latin1", "application/json"] + Array(repeating: "text/plain; charset=latin1", count: 3))
+        #expect(copies.map(\.charset) == ["latin1", "latin1", "utf-8", "latin1", "latin1"])
+        #expect(copies.map(\.timestamp) == [5, 5, 5, 9, 5])
+        #expect(copies.map(\.etag) == ["\"1\"", nil, "\"1\"", "\"1\"", "\"2\""])
+    }
+
     @Test func loadStoresDataHeadersAndTimestamp() async throws {
         h.stubText(h.resource, "eep eep", headers: ["X-Custom": "yes", "ETag": "\"v1\""])
         _ = try await h.resource.load().awaitResult()
