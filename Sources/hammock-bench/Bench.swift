@@ -15,6 +15,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
+///     .build/release/hammock-bench ratio --endpoints 1000 --runs 3   the dashboard against the C floor, interleaved runs
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
@@ -28,6 +29,7 @@ struct Bench {
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
                        hammock-bench instructions [--endpoints 50] [--seconds 30] [--origin builtin|nginx]
+                       hammock-bench ratio [--endpoints 1000] [--runs 3] [--origin builtin|nginx]
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -70,6 +72,11 @@ struct Bench {
                     endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30)
                 return
             }
+            if arguments.first == "ratio" {
+                try await FloorRatio.run(
+                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 1000), runs: Int(value(after: "--runs", in: arguments) ?? 3))
+                return
+            }
             if arguments.first == "soak" {
                 try await Soak.run(
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
@@ -91,9 +98,9 @@ struct Bench {
     static func usageProblem(_ arguments: [String]) -> String? {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
-        let commands = ["engine", "soak", "serve", "link-order", "instructions"]
+        let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio"]
         let flags = ["--quick", "--floor", "--floor-curl"]
-        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds"]
+        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs"]
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -106,8 +113,11 @@ struct Bench {
                 if argument == "--sizes", arguments[index + 1].split(separator: ",").contains(where: { (Int($0) ?? 0) <= 0 }) {
                     return "--sizes takes endpoint counts separated by commas, e.g. 50,200"
                 }
-                if argument == "--minutes" || argument == "--endpoints" || argument == "--seconds", (Double(arguments[index + 1]) ?? 0) <= 0 {
+                if argument == "--minutes" || argument == "--seconds", (Double(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive number"
+                }
+                if argument == "--endpoints" || argument == "--runs", (Int(arguments[index + 1]) ?? 0) <= 0 {
+                    return "\(argument) takes a positive whole number"
                 }
                 if argument == "--origin" {
                     guard let kind = BenchOrigin.Kind(rawValue: arguments[index + 1]) else { return "--origin is builtin or nginx" }

@@ -1,0 +1,45 @@
+import Foundation
+import ResourceEngineTesting
+
+/// `hammock-bench ratio`: the dashboard against the C libcurl floor in interleaved runs, each
+/// program alone, as the memory issue's own table was measured (min / median / max).
+///
+/// One 20 s window of each reads ±20 % from one minute to the next on a shared machine, and a
+/// goal stated as a ratio (1,000 endpoints at most 2× the floor) then passes or fails by chance.
+/// Side by side is no cure: the floor wakes more often for its answers when another client
+/// shares nginx, so both at once flatter the dashboard (DECISIONS §17).
+enum FloorRatio {
+    static func run(endpoints: Int, runs: Int) async throws {
+        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
+        guard TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) else {
+            throw TmuxHarness.Failure(description: "needs tmux and the hammock binary next to hammock-bench (swift build -c release)")
+        }
+        let seconds = 20.0
+        let warmup = Bench.dashboardWarmup(quick: false)
+        print("\(endpoints) endpoints every second, \(runs) interleaved runs of each, \(Int(seconds)) s windows (hammock after \(Int(warmup)) s, the floor after 3 s)…")
+        var dashboard: [Double] = []
+        var floor: [Double] = []
+        for run in 1...runs {
+            let own = try await EndToEndBench.dashboard(hammock: hammock, endpoints: endpoints, seconds: seconds, warmup: warmup)
+            guard let other = try await EndToEndBench.cFloor(endpoints: endpoints, seconds: seconds) else {
+                throw TmuxHarness.Failure(description: "no hammock-curl-floor next to hammock-bench: swift build -c release builds it")
+            }
+            dashboard.append(own.figures.cpuPercent)
+            floor.append(other.figures.cpuPercent)
+            print(String(format: "  run %d: hammock %.1f %% (%.0f probes/s), floor %.1f %% (%.0f probes/s)", run, own.figures.cpuPercent, own.probesPerSecond, other.figures.cpuPercent, other.probesPerSecond))
+        }
+        print(line("hammock (dashboard under tmux)", dashboard))
+        print(line("libcurl in C (floor)", floor))
+        print(String(format: "  ratio of the medians: %.2f×", median(dashboard) / median(floor)))
+    }
+
+    static func line(_ label: String, _ values: [Double]) -> String {
+        String(format: "  %@  CPU min / median / max  %.1f / %.1f / %.1f %%", label as NSString, values.min() ?? 0, median(values), values.max() ?? 0)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
