@@ -90,7 +90,10 @@ enum EndToEndBench {
             run.stop()
         }
         await server.stop()
-        return times.sorted()[times.count / 2]
+        guard let median = times.median else {
+            throw TmuxHarness.Failure(description: "no first frame reported in \(runs) starts with \(panes) panes")
+        }
+        return median
     }
 
     /// `hammock CONFIG` under tmux at 200×60 with a cache directory of its own (the bench must

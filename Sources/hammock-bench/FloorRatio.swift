@@ -16,7 +16,7 @@ enum FloorRatio {
         }
         let seconds = 20.0
         let warmup = Bench.dashboardWarmup(quick: false)
-        print("\(endpoints) endpoints every second, \(runs) interleaved runs of each, \(Int(seconds)) s windows (hammock after \(Int(warmup)) s, the floor after 3 s)…")
+        print("\(endpoints) endpoints every second, \(runs) interleaved run\(runs == 1 ? "" : "s") of each, \(Int(seconds)) s windows (hammock after \(Int(warmup)) s, the floor after 3 s)…")
         var dashboard: [Double] = []
         var floor: [Double] = []
         for run in 1...runs {
@@ -30,16 +30,12 @@ enum FloorRatio {
         }
         print(line("hammock (dashboard under tmux)", dashboard))
         print(line("libcurl in C (floor)", floor))
-        print(String(format: "  ratio of the medians: %.2f×", median(dashboard) / median(floor)))
+        if let own = dashboard.median, let other = floor.median, other > 0 {
+            print(String(format: "  ratio of the medians: %.2f×", own / other))
+        }
     }
 
     static func line(_ label: String, _ values: [Double]) -> String {
-        String(format: "  %@  CPU min / median / max  %.1f / %.1f / %.1f %%", label as NSString, values.min() ?? 0, median(values), values.max() ?? 0)
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        String(format: "  %@  CPU min / median / max  %.1f / %.1f / %.1f %%", label as NSString, values.min() ?? 0, values.median ?? 0, values.max() ?? 0)
     }
 }
