@@ -6,8 +6,8 @@ import ResourceEngineTesting
 ///
 /// One 20 s window of each reads ±20 % from one minute to the next on a shared machine, and a
 /// goal stated as a ratio (1,000 endpoints at most 2× the floor) then passes or fails by chance.
-/// Side by side is no cure: the floor wakes more often for its answers when another client
-/// shares nginx, so both at once flatter the dashboard (DECISIONS §17).
+/// Side by side is no cure: the floor costs more beside the dashboard than alone, for a reason
+/// not established, which shifts the ratio towards the dashboard (DECISIONS §17).
 enum FloorRatio {
     static func run(endpoints: Int, runs: Int) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
