@@ -8,31 +8,30 @@ import Foundation
 public struct Entity: Sendable {
     /// The body, raw or transformed.
     public var content: any Sendable {
-        get { storage.fields.content }
-        _modify { yield &unique().fields.content }
+        get { storage.value.content }
+        _modify { yield &storage.value.content }
     }
 
     /// Response headers, keys lower-cased.
     public var headers: [String: String] {
-        get { storage.fields.headers }
+        get { storage.value.headers }
         set {
             let lowered = Entity.lowercased(newValue)
-            let box = unique()
-            box.fields.headers = lowered
-            box.fields.contentTypeHeader = lowered["content-type"]
+            storage.value.headers = lowered
+            storage.value.contentTypeHeader = lowered["content-type"]
         }
     }
 
     /// The charset named by the response, if any.
     public var charset: String? {
-        get { storage.fields.charset }
-        _modify { yield &unique().fields.charset }
+        get { storage.value.charset }
+        _modify { yield &storage.value.charset }
     }
 
     /// When this data was received (or last confirmed by a 304), on the service's clock.
     public var timestamp: TimeInterval {
-        get { storage.fields.timestamp }
-        _modify { yield &unique().fields.timestamp }
+        get { storage.value.timestamp }
+        _modify { yield &storage.value.timestamp }
     }
 
     /// The parts, shared between copies until one changes: an entity is copied many times on its
@@ -47,20 +46,7 @@ public struct Entity: Sendable {
         var timestamp: TimeInterval
     }
 
-    /// Mutated only through `unique()`, that is while no other entity shares it: the standard
-    /// library's copy-on-write, which is what makes sharing it across threads safe.
-    private final class Storage: @unchecked Sendable {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var storage: Storage
-
-    /// The storage, copied first if another entity shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        return storage
-    }
+    private var storage: CopyOnWrite<Fields>
 
     /// Creates an entity from explicit parts.
     ///
@@ -75,7 +61,7 @@ public struct Entity: Sendable {
     ) {
         var lowered = Entity.lowercased(headers)
         if let contentType { lowered["content-type"] = contentType }
-        storage = Storage(Fields(
+        storage = CopyOnWrite(Fields(
             content: content, headers: lowered, contentTypeHeader: lowered["content-type"],
             charset: charset ?? Entity.charset(in: lowered["content-type"]), timestamp: timestamp ?? SystemClock().now))
     }
@@ -87,7 +73,7 @@ public struct Entity: Sendable {
 
     /// The `Content-Type` header with its parameters, or `application/octet-stream`.
     public var contentType: String {
-        storage.fields.contentTypeHeader ?? "application/octet-stream"
+        storage.value.contentTypeHeader ?? "application/octet-stream"
     }
 
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.

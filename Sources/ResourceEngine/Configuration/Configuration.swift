@@ -11,66 +11,66 @@ import FoundationNetworking
 public struct Configuration {
     /// How long data stays fresh for `loadIfNeeded()`. Only the GET configuration's value is used.
     public var expirationTime: TimeInterval {
-        get { storage.fields.expirationTime }
-        _modify { yield &unique().fields.expirationTime }
+        get { storage.value.expirationTime }
+        _modify { yield &storage.value.expirationTime }
     }
 
     /// How long after a failure `loadIfNeeded()` waits before trying again. GET configuration only.
     public var retryTime: TimeInterval {
-        get { storage.fields.retryTime }
-        _modify { yield &unique().fields.retryTime }
+        get { storage.value.retryTime }
+        _modify { yield &storage.value.retryTime }
     }
 
     /// The total time a request may take before it fails with "The request timed out".
     public var timeout: TimeInterval {
-        get { storage.fields.timeout }
-        _modify { yield &unique().fields.timeout }
+        get { storage.value.timeout }
+        _modify { yield &storage.value.timeout }
     }
 
     /// Headers added to every request.
     public var headers: [String: String] {
-        get { storage.fields.headers }
-        _modify { yield &unique().fields.headers }
+        get { storage.value.headers }
+        _modify { yield &storage.value.headers }
     }
 
     /// Headers whose values are worked out as each request is built (a token read from a file
     /// that may change, a login session's current token). Set after `headers`, so they win for
     /// the same name; a nil value sends no such header.
     public var computedHeaders: [String: @MainActor () -> String?] {
-        get { storage.fields.computedHeaders }
-        _modify { yield &unique().fields.computedHeaders }
+        get { storage.value.computedHeaders }
+        _modify { yield &storage.value.computedHeaders }
     }
 
     /// TLS settings and the redirect limit, handed to the networking provider with each request.
     public var transport: TransportOptions {
-        get { storage.fields.transport }
-        _modify { yield &unique().fields.transport }
+        get { storage.value.transport }
+        _modify { yield &storage.value.transport }
     }
 
     /// How responses are transformed before they reach the resource.
     public var pipeline: Pipeline {
-        get { storage.fields.pipeline }
-        _modify { yield &unique().fields.pipeline }
+        get { storage.value.pipeline }
+        _modify { yield &storage.value.pipeline }
     }
 
     /// Where successful responses are kept across runs; nil for none. GET configuration only.
     public var cache: (any EntityCache)? {
-        get { storage.fields.cache }
-        _modify { yield &unique().fields.cache }
+        get { storage.value.cache }
+        _modify { yield &storage.value.cache }
     }
 
     /// Part of every cache key: set it to something that changes when the pipeline that shapes
     /// the content changes, so a cache never serves data shaped by an older configuration.
     public var cacheNamespace: String {
-        get { storage.fields.cacheNamespace }
-        _modify { yield &unique().fields.cacheNamespace }
+        get { storage.value.cacheNamespace }
+        _modify { yield &storage.value.cacheNamespace }
     }
 
     /// The mutation closures, in the order added.
-    public var requestMutations: [@MainActor (inout URLRequest) -> Void] { storage.fields.requestMutations }
+    public var requestMutations: [@MainActor (inout URLRequest) -> Void] { storage.value.requestMutations }
 
     /// The decorators, in the order added.
-    public var requestDecorators: [@MainActor (Resource, Request) -> Request] { storage.fields.requestDecorators }
+    public var requestDecorators: [@MainActor (Resource, Request) -> Request] { storage.value.requestDecorators }
 
     /// The fields, shared between copies until one changes: a configuration is copied out of the
     /// resource's cache several times per request, and a copy of a struct of this many arrays,
@@ -89,18 +89,7 @@ public struct Configuration {
         var requestDecorators: [@MainActor (Resource, Request) -> Request] = []
     }
 
-    private final class Storage {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var storage = Storage(Fields())
-
-    /// The storage, copied first if another configuration shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        return storage
-    }
+    private var storage = CopyOnWrite(Fields())
 
     public init() {}
 
@@ -108,7 +97,7 @@ public struct Configuration {
     ///
     /// Runs after the caller's own mutation (so it can override `Content-Type`), in the order added.
     public mutating func mutateRequests(with mutation: @escaping @MainActor (inout URLRequest) -> Void) {
-        unique().fields.requestMutations.append(mutation)
+        storage.value.requestMutations.append(mutation)
     }
 
     /// Adds a closure that may wrap or replace each request before it starts, e.g. with a chain.
@@ -116,6 +105,6 @@ public struct Configuration {
     /// Decorators run in the order added, each receiving the previous one's result; the last
     /// result is the request that is started, tracked and returned.
     public mutating func decorateRequests(with decorator: @escaping @MainActor (Resource, Request) -> Request) {
-        unique().fields.requestDecorators.append(decorator)
+        storage.value.requestDecorators.append(decorator)
     }
 }
