@@ -111,7 +111,7 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
         #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? String == "v99")
     }
 
-    @Test func unchangedContentOnlyRewritesItsTimestampOncePerRefresh() throws {
+    @Test func unchangedContentIsConfirmedOncePerRefreshWithoutRewritingItsFile() throws {
         let directory = temporaryDirectory()
         let cache = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
         cache.writeEntity(Entity(content: "same", timestamp: 0), forKey: "k")
@@ -122,25 +122,99 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
             cache.updateTimestamp(Double(t) + 0.5, forKey: "k")
             cache.writeDue()
         }
-        #expect(cache.stats.filesWritten == 1, "fifty unchanged responses and 304s, no writes")
+        #expect(cache.stats == .init(filesWritten: 1, filesRemoved: 0, confirmationsWritten: 0), "fifty unchanged responses and 304s, no writes")
         #expect(cache.readEntity(forKey: "k")?.timestamp == 50.5, "reads see the held-back timestamp")
         cache.writeEntity(Entity(content: "same", timestamp: 61), forKey: "k")
         cache.writeDue()
-        #expect(cache.stats.filesWritten == 2, "a minute on, the timestamp is written")
+        #expect(cache.stats == .init(filesWritten: 1, filesRemoved: 0, confirmationsWritten: 1), "a minute on, the confirmation is written, the entry is not")
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 61, "a restart reads the confirmed time")
         cache.writeEntity(Entity(content: "changed", timestamp: 62), forKey: "k")
         cache.writeDue()
-        #expect(cache.stats.filesWritten == 3, "new content is written at once")
+        #expect(cache.stats.filesWritten == 2, "new content is written at once")
         cache.updateTimestamp(70, forKey: "k")
         cache.writeDue()
-        #expect(cache.stats.filesWritten == 3)
+        #expect(cache.stats.confirmationsWritten == 1, "eight seconds past the file's time: not due")
         cache.flush()
-        #expect(cache.stats.filesWritten == 4, "a flush writes what was held back")
+        #expect(cache.stats == .init(filesWritten: 2, filesRemoved: 0, confirmationsWritten: 2), "a flush writes what was held back")
         let restarted = DiskEntityCache(directory: directory, writeDelay: 3600)
         #expect(restarted.readEntity(forKey: "k")?.timestamp == 70)
         #expect(restarted.readEntity(forKey: "k")?.content as? String == "changed")
         restarted.writeEntity(Entity(content: "changed", timestamp: 80), forKey: "k")
         restarted.writeDue()
         #expect(restarted.stats.filesWritten == 0, "after a restart the file's content is known from reading it")
+    }
+
+    @Test func aThousandUnchangedEntriesCostOneSmallWriteAMinuteNotAThousand() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
+        let start = 786_000_000.123456  // a time with a fraction, as a real clock gives
+        for second in stride(from: 0, through: 180, by: 5) {
+            for i in 0..<1000 {
+                cache.writeEntity(Entity(content: JSON.object(["status": "ok", "n": .int(i)]), timestamp: start + Double(second) + Double(i) / 1000), forKey: "k\(i)")
+            }
+            cache.writeDue()
+        }
+        #expect(cache.stats.filesWritten == 1000, "each entry's file written once, when its content came")
+        #expect(cache.stats.confirmationsWritten == 3, "three minutes of confirmations, one table write a minute")
+        let restarted = DiskEntityCache(directory: directory)
+        for i in [0, 1, 499, 999] {
+            let entry = try #require(restarted.readEntity(forKey: "k\(i)"))
+            #expect(entry.timestamp >= start + 120 + Double(i) / 1000, "k\(i) shows when it was last confirmed, at most a minute behind")
+            #expect((entry.content as? JSON)?["n"]?.intValue == i)
+        }
+    }
+
+    @Test func aConfirmationNeverAppliesToContentWrittenAfterIt() throws {
+        let directory = temporaryDirectory()
+        let first = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
+        first.writeEntity(Entity(content: "old", timestamp: 100), forKey: "k")
+        first.writeEntity(Entity(content: "theirs", timestamp: 100), forKey: "other")
+        first.writeDue()
+        first.updateTimestamp(500, forKey: "k")
+        first.flush()
+        // A second process sharing the directory writes new content for "k", seen at 300.
+        let second = DiskEntityCache(directory: directory, writeDelay: 3600, timestampRefresh: 60)
+        second.writeEntity(Entity(content: "new", timestamp: 300), forKey: "k")
+        second.updateTimestamp(400, forKey: "other")
+        second.flush()
+        let restarted = DiskEntityCache(directory: directory)
+        #expect(restarted.readEntity(forKey: "k")?.content as? String == "new")
+        #expect(restarted.readEntity(forKey: "k")?.timestamp == 300, "the confirmation at 500 was of the old content")
+        #expect(restarted.readEntity(forKey: "other")?.timestamp == 400)
+        // The first process writes its table again: the second's confirmation of "other" stays.
+        first.updateTimestamp(600, forKey: "k")
+        first.flush()
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "other")?.timestamp == 400, "a table written by one process keeps another's")
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 300, "nor does a later confirmation of the replaced content apply")
+    }
+
+    @Test func aDamagedTableOfConfirmationsIsIgnoredAndReplaced() throws {
+        let directory = temporaryDirectory()
+        let cache = DiskEntityCache(directory: directory, writeDelay: 3600)
+        cache.writeEntity(Entity(content: "x", timestamp: 100), forKey: "k")
+        cache.flush()
+        cache.updateTimestamp(200, forKey: "k")
+        cache.flush()
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 200)
+        let table = cache.directory.appendingPathComponent("confirmations.json")
+        let name = try #require(try entries(cache).first { $0 != "confirmations.json" })
+        let junk = [
+            Data("{not json".utf8), Data([0xFF]), Data(),
+            Data(#"{"hammockConfirmations":1,"entries":{"\#(name)":[100,1e300]}}"#.utf8),
+            Data(#"{"hammockConfirmations":1,"entries":{"\#(name)":[100,50]}}"#.utf8),
+            Data(#"{"hammockConfirmations":1,"entries":{"../\#(name)":[100,900]}}"#.utf8),
+            Data(#"{"hammockConfirmations":2,"entries":{"\#(name)":[100,900]}}"#.utf8),
+        ]
+        for data in junk {
+            try data.write(to: table)
+            let later = DiskEntityCache(directory: directory)
+            #expect(later.readEntity(forKey: "k")?.timestamp == 100, "\(String(decoding: data, as: UTF8.self)): the file's own time")
+            #expect(later.readEntity(forKey: "k")?.content as? String == "x", "the entry is kept")
+        }
+        let later = DiskEntityCache(directory: directory)
+        later.updateTimestamp(300, forKey: "k")
+        later.flush()
+        #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.timestamp == 300, "a good table replaces the damaged one")
     }
 
     @MainActor
@@ -245,6 +319,9 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
         let cache = DiskEntityCache(directory: location)
         cache.writeEntity(Entity(content: "private", timestamp: 1), forKey: "k")
         cache.flush()
+        cache.updateTimestamp(2, forKey: "k")
+        cache.flush()
+        #expect(FileManager.default.fileExists(atPath: cache.directory.appendingPathComponent("confirmations.json").path))
         func mode(_ path: String) throws -> Int {
             (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
         }

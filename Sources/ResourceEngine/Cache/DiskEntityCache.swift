@@ -12,9 +12,10 @@ import Synchronization
 /// waits up to `writeDelay` for one drain on a private queue, and only the latest change per
 /// entry reaches the disk, so a dashboard polling 1,000 endpoints a second writes each file at
 /// most once per delay instead of once per response, and a response costs no thread hop. A change
-/// that only moves the timestamp (a 304, or the same body again) waits up to `timestampRefresh`,
-/// so endpoints that do not change cost no disk writes; `flush()` writes everything. Reads see
-/// pending changes. What a write's `prepare` makes of an entity (redaction) is computed only when
+/// that only moves the timestamp (a 304, or the same body again) rewrites no entry: it goes into
+/// one table of confirmations (`CacheConfirmations`), written at most every `timestampRefresh`,
+/// so endpoints that do not change cost one small file write a minute between them all;
+/// `flush()` writes everything. Reads see pending changes. What a write's `prepare` makes of an entity (redaction) is computed only when
 /// the entry is written to disk. Writes are atomic (temporary file, then rename). The directory
 /// is kept under `maxBytes` by removing the least recently written files, from an in-memory index
 /// of sizes (the directory is listed once, not on every write).
@@ -28,7 +29,8 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public let maxBytes: Int
     /// How long a change may wait before it is written.
     public let writeDelay: TimeInterval
-    /// How long a change that only moves an entry's timestamp may wait before it is written.
+    /// How long a change that only moves an entry's timestamp may wait before it is written (to
+    /// the table of confirmations).
     public let timestampRefresh: TimeInterval
     static let formatVersion = 1
 
@@ -47,10 +49,15 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     // Everything below is touched only on `queue`.
     /// File names already worked out, by key (a SHA-256 per response was a tenth of a probe).
     private var names: [String: String] = [:]
-    /// Timestamp-only changes held back until `timestampRefresh` has passed (or a flush).
-    private var deferred: [String: Change] = [:]
     /// What each file holds: a hash of everything but the timestamp, and the timestamp.
     private var written: [String: (digest: Int, timestamp: TimeInterval)] = [:]
+    /// When entries' unchanged content was last confirmed, as the table in memory has it.
+    private var confirmations = CacheConfirmations()
+    /// The oldest time the disk shows for an entry confirmed since the table was last written:
+    /// the table is due when a confirmation is `timestampRefresh` past it. Nil: nothing to write.
+    private var confirmationsStaleSince: TimeInterval?
+    /// The latest confirmation since the table was last written.
+    private var confirmationsLatest = -TimeInterval.infinity
     private var index: [String: (size: Int, order: Double)]?
     private var indexedBytes = 0
     private var lastOrder = 0.0
@@ -62,6 +69,8 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         public var filesWritten = 0
         /// Files removed, by `removeEntity` or to stay within `maxBytes`.
         public var filesRemoved = 0
+        /// Times the table of confirmations was written (not counted in `filesWritten`).
+        public var confirmationsWritten = 0
     }
 
     /// A cache in `directory` (created if needed), at most `maxBytes` large, writing changes at
@@ -103,8 +112,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         return queue.sync {
             loadIndexIfNeeded()
             let name = name(forKey: key)
-            let noted = incoming.withLock { $0.changes[key] }
-            switch noted.map({ Self.merging($0, onto: deferred[name]) }) ?? deferred[name] {
+            switch incoming.withLock({ $0.changes[key] }) {
             case .write(let entity, let prepare): return prepare?(entity) ?? entity
             case .remove: return nil
             case .touch(let timestamp):
@@ -196,21 +204,22 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + writeDelay) { [self] in drain(force: false) }
     }
 
-    /// Applies pending changes. Unless `force`, a change that leaves the content as the file has
-    /// it and moves the timestamp by less than `timestampRefresh` waits in `deferred`.
+    /// Applies pending changes: new content is written to its file; a change that leaves the
+    /// content as the file has it only confirms that content, in the table of confirmations,
+    /// which is written once a confirmation is `timestampRefresh` past what the disk shows (at
+    /// once if `force`).
     private func drain(force: Bool) {
         let noted = incoming.withLock { state in
             state.drainScheduled = false
             defer { state.changes = [:] }
             return state.changes
         }
-        guard !noted.isEmpty || !deferred.isEmpty else { return }
-        var changes = deferred
+        guard !noted.isEmpty || confirmationsStaleSince != nil else { return }
+        var changes: [String: Change] = [:]
         for (key, change) in noted {
             let name = name(forKey: key)
             changes[name] = Self.merging(change, onto: changes[name])
         }
-        deferred = [:]
         loadIndexIfNeeded()
         for (name, change) in changes {
             switch change {
@@ -218,33 +227,67 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
                 // The digest is of the entity as it came: comparing it costs no `prepare`.
                 guard let record = DiskEntityCache.record(entity) else { continue }
                 let digest = DiskEntityCache.digest(record)
-                if !force, isTimestampOnly(name, digest: digest, timestamp: entity.timestamp) {
-                    deferred[name] = change
+                if let known = written[name], known.digest == digest {
+                    confirm(name, at: entity.timestamp)
                     continue
                 }
                 let stored = prepare.map { DiskEntityCache.record($0(entity)) } ?? record
                 guard let stored, let data = DiskEntityCache.encode(stored, timestamp: entity.timestamp) else { continue }
-                if write(data, name: name) { written[name] = (digest, entity.timestamp) }
-            case .touch(let timestamp):
-                if !force, let known = written[name], timestamp - known.timestamp < timestampRefresh {
-                    deferred[name] = change
-                    continue
+                if write(data, name: name) {
+                    written[name] = (digest, entity.timestamp)
+                    confirmations.remove(name)
                 }
-                guard let entity = read(name), let record = DiskEntityCache.record(entity),
-                    let data = DiskEntityCache.encode(record, timestamp: timestamp), write(data, name: name)
-                else { continue }
-                written[name] = (DiskEntityCache.digest(record), timestamp)
+            case .touch(let timestamp):
+                confirm(name, at: timestamp)
             case .remove:
                 remove(name)
             }
         }
         trim()
-        if !deferred.isEmpty, incoming.withLock({ Self.claimDrain(&$0) }) { scheduleDrain() }
+        writeConfirmationsIfDue(force: force)
+        if confirmationsStaleSince != nil, incoming.withLock({ Self.claimDrain(&$0) }) { scheduleDrain() }
     }
 
-    private func isTimestampOnly(_ name: String, digest: Int, timestamp: TimeInterval) -> Bool {
-        guard let known = written[name], known.digest == digest else { return false }
-        return timestamp - known.timestamp < timestampRefresh
+    /// Notes that the content of `name`'s file was still the latest at `timestamp`.
+    private func confirm(_ name: String, at timestamp: TimeInterval) {
+        if written[name] == nil { _ = read(name) }  // learns what the file holds, if there is one
+        guard let file = written[name]?.timestamp else { return }
+        let shown = confirmations.confirmed(name, written: file) ?? file
+        guard confirmations.confirm(name, written: file, at: timestamp) else { return }
+        confirmationsStaleSince = min(confirmationsStaleSince ?? shown, shown)
+        confirmationsLatest = max(confirmationsLatest, timestamp)
+        // A confirmed entry is a used one: trimming goes by it, as by a write.
+        if let size = index?[name]?.size { record(name, size: size, order: nextOrder()) }
+    }
+
+    private func writeConfirmationsIfDue(force: Bool) {
+        guard let since = confirmationsStaleSince, force || confirmationsLatest - since >= timestampRefresh else { return }
+        confirmationsStaleSince = nil
+        confirmationsLatest = -.infinity
+        // Another process sharing the directory may have written the table since: keep what it knows.
+        if let theirs = readConfirmations() { confirmations.merge(theirs) }
+        guard let data = confirmations.encoded() else { return }
+        do {
+            try PrivateFiles.writeAtomically(data, to: url(CacheConfirmations.fileName))
+            statistics.confirmationsWritten += 1
+        } catch {
+            EngineLog.log(.cache, "cannot write \(CacheConfirmations.fileName): \(error.localizedDescription)")
+        }
+    }
+
+    /// The table of confirmations on disk; nil if there is none, or it is not one (then it is removed).
+    private func readConfirmations() -> CacheConfirmations? {
+        let path = url(CacheConfirmations.fileName).path
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= CacheConfirmations.largestFile,
+            let data = FileManager.default.contents(atPath: path), let table = CacheConfirmations.decode(data)
+        else {
+            EngineLog.log(.cache, "ignoring unreadable \(CacheConfirmations.fileName)")
+            unlink(path)
+            return nil
+        }
+        return table
     }
 
     /// A hash of everything an entry stores but its timestamp: hashing the record, not its
@@ -269,7 +312,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             return nil
         }
         guard let data = FileManager.default.contents(atPath: directory.path + "/" + name) else { return nil }
-        guard let entity = DiskEntityCache.decode(data) else {
+        guard var entity = DiskEntityCache.decode(data) else {
             EngineLog.log(.cache, "ignoring unreadable cache file \(name)")
             remove(name)
             return nil
@@ -277,6 +320,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         if written[name] == nil, let record = DiskEntityCache.record(entity) {
             written[name] = (DiskEntityCache.digest(record), entity.timestamp)
         }
+        if let confirmed = confirmations.confirmed(name, written: entity.timestamp) { entity.timestamp = confirmed }
         return entity
     }
 
@@ -285,8 +329,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         do {
             try PrivateFiles.writeAtomically(data, to: url(name))
             statistics.filesWritten += 1
-            lastOrder = max(Date().timeIntervalSince1970, lastOrder.nextUp)
-            record(name, size: data.count, order: lastOrder)
+            record(name, size: data.count, order: nextOrder())
             return true
         } catch {
             EngineLog.log(.cache, "cannot write cache file \(name): \(error.localizedDescription)")
@@ -294,9 +337,16 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         }
     }
 
+    /// A trimming order later than any given so far (wall-clock seconds, as files' times).
+    private func nextOrder() -> Double {
+        lastOrder = max(Date().timeIntervalSince1970, lastOrder.nextUp)
+        return lastOrder
+    }
+
     private func remove(_ name: String) {
         if (try? FileManager.default.removeItem(at: url(name))) != nil { statistics.filesRemoved += 1 }
         written[name] = nil
+        confirmations.remove(name)
         record(name, size: nil, order: 0)
     }
 
@@ -312,6 +362,15 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         for file in files where CacheDirectory.isEntryName(file.lastPathComponent) {
             let values = try? file.resourceValues(forKeys: Set(keys))
             entries[file.lastPathComponent] = (values?.fileSize ?? 0, values?.contentModificationDate?.timeIntervalSince1970 ?? 0)
+        }
+        // Confirmations of files no longer here go; a confirmed entry counts as used when it was confirmed.
+        if var table = readConfirmations() {
+            table.prune { entries[$0] != nil }
+            for (name, confirmation) in table.entries {
+                let order = confirmation.confirmed + Date.timeIntervalBetween1970AndReferenceDate
+                if let entry = entries[name], entry.order < order { entries[name] = (entry.size, order) }
+            }
+            confirmations.merge(table)
         }
         index = entries
         indexedBytes = entries.values.reduce(0) { $0 + $1.size }
@@ -378,13 +437,17 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// make its entry at most about twice that.
     static let largestEntry = 24 << 20
 
+    /// A time on the engine's clock (seconds since 2001), not in the far past or future.
+    static func isPlausible(_ timestamp: TimeInterval) -> Bool {
+        timestamp.isFinite && (0...5e9).contains(timestamp)
+    }
+
     static func decode(_ data: Data) -> Entity? {
         guard let object = (try? JSONParser.parse(data))?.objectValue,
             object["hammockCache"]?.intValue == formatVersion,
             let kind = object["kind"]?.stringValue,
             let timestamp = object["timestamp"]?.doubleValue,
-            // A time on the engine's clock (seconds since 2001), not in the far past or future.
-            timestamp.isFinite, (0...5e9).contains(timestamp),
+            isPlausible(timestamp),
             let contentType = object["contentType"]?.stringValue,
             let stored = object["content"]
         else { return nil }
