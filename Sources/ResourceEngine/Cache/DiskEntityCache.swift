@@ -15,8 +15,9 @@ import Synchronization
 /// that only moves the timestamp (a 304, or the same body again) rewrites no entry: it goes into
 /// one table of confirmations (`CacheConfirmations`), written at most every `timestampRefresh`,
 /// so endpoints that do not change cost one small file write a minute between them all;
-/// `flush()` writes everything. Reads see pending changes. What a write's `prepare` makes of an entity (redaction) is computed only when
-/// the entry is written to disk. Writes are atomic (temporary file, then rename). The directory
+/// `flush()` writes everything. Reads see pending changes. What a write's `prepare` makes of an
+/// entity (redaction) is computed only when the entry is written to disk. Writes are atomic
+/// (temporary file, then rename). The directory
 /// is kept under `maxBytes` by removing the least recently written files, from an in-memory index
 /// of sizes (the directory is listed once, not on every write).
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
