@@ -39,6 +39,14 @@ static inline CURLMcode hc_multi_setopt_long(CURLM *multi, CURLMoption option, l
 /* CURLMsg's result lives in a union. */
 static inline CURLcode hc_message_result(const CURLMsg *message) { return message->data.result; }
 static inline int hc_message_is_done(const CURLMsg *message) { return message->msg == CURLMSG_DONE; }
+/* The content encodings this libcurl decodes, in the order libcurl lists them for
+   CURLOPT_ACCEPT_ENCODING "": bit 0 deflate and gzip (zlib), bit 1 br, bit 2 zstd. */
+static inline int hc_decoders(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    if (!info) return 0;
+    return ((info->features & CURL_VERSION_LIBZ) ? 1 : 0) | ((info->features & CURL_VERSION_BROTLI) ? 2 : 0)
+        | ((info->features & CURL_VERSION_ZSTD) ? 4 : 0);
+}
 
 static const long HC_AUTH_BASIC = CURLAUTH_BASIC;
 static const long HC_AUTH_DIGEST = CURLAUTH_DIGEST;

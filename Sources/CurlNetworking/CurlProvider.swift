@@ -57,10 +57,12 @@ public final class CurlProvider: NetworkingProvider {
     /// Easy handles kept between plain GETs.
     let handles = CurlHandlePool()
     private var nextID = 0
+    private let userAgentLine: String
 
     /// Starts the provider's transfer thread.
     public init(options: Options = Options()) {
         self.options = options
+        self.userAgentLine = CurlTransfer.headerLine(name: "User-Agent", value: options.userAgent)
         self.loop = CurlTransferLoop(
             maxConnectionsPerHost: options.maxConnectionsPerHost,
             maxInFlight: options.maxTransfersInFlight ?? CurlProvider.transfersTheFileLimitAllows())
@@ -97,7 +99,8 @@ public final class CurlProvider: NetworkingProvider {
             return Handle(id: nextID, gate: gate, loop: nil)
         }
         if let transfer = CurlTransfer(
-            id: nextID, request: request, transport: transport, options: options, pool: handles, gate: gate, progress: progress) {
+            id: nextID, request: request, transport: transport, options: options, userAgentLine: userAgentLine, pool: handles,
+            gate: gate, progress: progress) {
             loop.add(transfer)
         }
         return Handle(id: nextID, gate: gate, loop: loop)

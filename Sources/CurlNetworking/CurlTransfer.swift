@@ -27,7 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var released = false
     private let maxResponseBytes: Int
     private let maxRedirects: Int
-    private let userAgent: String
+    /// `User-Agent: …` for a request without one of its own (made once by the provider).
+    private let userAgentLine: String
     private let progress: @Sendable (Double) -> Void
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(HC_ERROR_SIZE) + 1)
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -57,7 +58,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
-        pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
+        userAgentLine: String, pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
         guard let url = request.url, let (easy, reused) = pool.take(for: transport.tls) else {
             gate.complete(.failure(URLError(.badURL)))
@@ -70,7 +71,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.reusableFor = transport.credentials == nil && transport.cookieJar == nil ? transport.tls : nil
         self.maxResponseBytes = options.maxResponseBytes
         self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
-        self.userAgent = options.userAgent
+        self.userAgentLine = userAgentLine
         self.progress = progress
         self.url = url
         self.firstURL = url
@@ -222,21 +223,37 @@ final class CurlTransfer: @unchecked Sendable {
             ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0) == CURLE_OK
         }
 
-        var fields = requestHeaders
-        fields.reserveCapacity(fields.count + 2)
-        if !fields.contains(where: { CurlTransfer.isNamed($0.name, "user-agent") }) { fields.append(("User-Agent", userAgent)) }
-        // No "Expect: 100-continue" round trip before a body.
-        if !fields.contains(where: { CurlTransfer.isNamed($0.name, "expect") }) { fields.append(("Expect", "")) }
+        // Lines made once where they can be: libcurl copies each line into the list anyway.
+        var lines = requestHeaders.map { CurlTransfer.headerLine(name: $0.name, value: $0.value) }
+        if !has("user-agent") { lines.append(userAgentLine) }
+        // libcurl formats its own Accept-Encoding line on every transfer (its printf, a byte at a
+        // time); with one of ours it sends ours. CURLOPT_ACCEPT_ENCODING stays set: that is what
+        // makes libcurl decode the answer.
+        if let line = CurlTransfer.acceptEncodingLine, !has("accept-encoding") { lines.append(line) }
+        // No "Expect: 100-continue" round trip before a body (libcurl adds it only for a body).
+        if requestBody != nil, !has("expect") { lines.append("Expect:") }
         curl_slist_free_all(headerList)
         headerList = nil
-        for (name, value) in fields {
-            let line = CurlTransfer.headerLine(name: name, value: value)
+        for line in lines {
             guard let appended = line.withCString({ curl_slist_append(headerList, $0) }) else { return false }
             headerList = appended
         }
         ok = ok && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
         return ok
     }
+
+    /// Whether the current hop's own headers include `lowerCaseName`.
+    private func has(_ lowerCaseName: StaticString) -> Bool {
+        requestHeaders.contains { CurlTransfer.isNamed($0.name, lowerCaseName) }
+    }
+
+    /// `Accept-Encoding: …` naming every encoding this libcurl decodes, in libcurl's own order
+    /// (what `CURLOPT_ACCEPT_ENCODING` "" sends); nil if it decodes none (libcurl's line is sent).
+    static let acceptEncodingLine: String? = {
+        let decoders = hc_decoders()
+        guard decoders & 1 != 0 else { return nil }
+        return "Accept-Encoding: deflate, gzip" + (decoders & 2 != 0 ? ", br" : "") + (decoders & 4 != 0 ? ", zstd" : "")
+    }()
 
     /// `Name: value`, or `Name;` for an empty value (libcurl's syntax for sending it empty), or
     /// `Name:` for `Expect` (which removes the header). Line breaks cannot smuggle in headers.

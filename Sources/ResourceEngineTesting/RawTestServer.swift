@@ -13,7 +13,13 @@ public final class RawTestServer: Sendable {
 
     /// Listens; each connection's request is read up to its blank line, then `answer(path)` is
     /// written and the connection closed.
-    public init(answer: @escaping @Sendable (String) -> Data) throws {
+    public convenience init(answer: @escaping @Sendable (String) -> Data) throws {
+        try self.init { path, _ in answer(path) }
+    }
+
+    /// As above, with the request's head as it came (request line and header lines, CRLF
+    /// separated) for answers about exactly what a client sent.
+    public init(answerRequest answer: @escaping @Sendable (_ path: String, _ head: String) -> Data) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var address = sockaddr_in()
@@ -45,9 +51,10 @@ public final class RawTestServer: Sendable {
                         if count <= 0 { break }
                         request.append(contentsOf: buffer[0..<count])
                     }
+                    let head = String(decoding: request, as: UTF8.self)
                     let line = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
                     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-                    let bytes = answer(path)
+                    let bytes = answer(path, head)
                     bytes.withUnsafeBytes { raw in
                         var offset = 0
                         while offset < raw.count {

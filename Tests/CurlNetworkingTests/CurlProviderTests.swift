@@ -92,6 +92,31 @@ import Testing
         }
     }
 
+    /// The request head exactly as the server read it: one `Accept-Encoding` (hammock's own line,
+    /// or the request's), no `Expect` without a body, the User-Agent once.
+    @Test func asksForEveryEncodingItDecodesOnceAndTheRequestsOwnChoiceAlone() async throws {
+        let server = try RawTestServer { _, head in
+            let body = Data(head.utf8)
+            return Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        defer { server.stop() }
+        let service = Service(baseURL: server.baseURL, networking: CurlProvider(options: .init(userAgent: "hammock/test")))
+        func lines(_ path: String, named name: String) async throws -> [String] {
+            let response = try await service.resource(path).load().awaitResult()
+            let head = try #require(response.entity?.content as? String)
+            return head.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix(name + ":") }
+        }
+        let plain = try await lines("/plain", named: "accept-encoding")
+        #expect(plain.count == 1, "\(plain)")
+        let encodings = plain.first.map { $0.dropFirst("accept-encoding:".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(encodings?.starts(with: ["deflate", "gzip"]) == true, "\(plain)")
+        #expect(try await lines("/plain-expect", named: "expect").isEmpty)
+        #expect(try await lines("/plain-agent", named: "user-agent") == ["User-Agent: hammock/test"])
+
+        service.configure("/own") { $0.headers["Accept-Encoding"] = "identity" }
+        #expect(try await lines("/own", named: "accept-encoding") == ["Accept-Encoding: identity"])
+    }
+
     @Test func headerValuesCannotSmuggleInHeaders() async throws {
         try await withServer(routes: { server in
             await server.appendRoute("/echo", handler: CurlProviderTests.echo)
