@@ -56,6 +56,30 @@ import Testing
         #expect(ProbeHistory(capacity: 3).percentile(50) == nil)
     }
 
+    /// The kept probes read oldest first however far the ring has turned, and two histories
+    /// keeping the same probes are equal wherever their rings start; the counts follow.
+    @Test func keepsTheLastNInOrderWhereverTheRingStarts() {
+        var turned = ProbeHistory(capacity: 4)
+        for ms in 1...10 { turned.append(probe(Double(ms), ok: ms % 3 != 0)) }
+        #expect(turned.probes.map(\.latency) == [0.007, 0.008, 0.009, 0.010])
+        #expect(turned.probes.first?.latency == 0.007 && turned.probes.last?.latency == 0.010)
+        #expect(Array(turned.probes.suffix(2).map(\.latency)) == [0.009, 0.010])
+        #expect(Array(turned.probes.reversed().map(\.latency)) == [0.010, 0.009, 0.008, 0.007])
+        #expect(turned.okCount == 3, "9 failed; 7, 8 and 10 worked")
+        var fresh = ProbeHistory(capacity: 4)
+        for ms in 7...10 { fresh.append(probe(Double(ms), ok: ms % 3 != 0)) }
+        #expect(turned == fresh)
+        fresh.append(probe(11))
+        #expect(turned != fresh)
+        #expect(ProbeHistory(capacity: 4) != ProbeHistory(capacity: 5))
+
+        // A long history (the config allows 10,000) slides the same way.
+        var long = ProbeHistory(capacity: 10_000)
+        for step in 0..<25_000 { long.append(.init(time: Double(step), latency: Double(step % 1_000 + 1) / 1000, statusCode: 200, ok: true)) }
+        #expect(long.probes.count == 10_000 && long.probes.first?.time == 15_000)
+        #expect(long.percentile(50) == 0.5 && long.percentile(100) == 1.0)
+    }
+
     @Test func paneHistoryIsConfigurableAndValidated() throws {
         let base = "service:\n  baseURL: https://x.test/\npanes:\n  - title: A\n    resource: /a\n"
         #expect(try ConfigLoader.parse(base, file: "h.yaml").panes[0].history == 60)

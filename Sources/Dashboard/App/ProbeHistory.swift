@@ -27,33 +27,67 @@ public struct ProbeHistory: Sendable, Equatable {
     }
 
     public let capacity: Int
-    public private(set) var probes: [Probe] = []
+    /// The kept probes, oldest first.
+    public var probes: Probes { Probes(storage: storage, start: start) }
+
+    /// Grows to `capacity`, then is a ring: the newest probe overwrites the oldest, at `start`
+    /// (an array with its first element removed moved every kept probe, per probe).
+    private var storage: [Probe] = []
+    private var start = 0
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     public mutating func append(_ probe: Probe) {
-        probes.append(probe)
         if probe.ok { okCount += 1 }
         if probe.answered, probe.latency.isFinite {
-            orderedLatencies.insert(probe.latency, at: orderedLatencies.firstIndex { $0 > probe.latency } ?? orderedLatencies.count)
+            orderedLatencies.insert(probe.latency, at: Self.firstIndex(in: orderedLatencies) { $0 > probe.latency })
         }
-        if probes.count > capacity {
-            let dropped = probes.count - capacity
-            for old in probes.prefix(dropped) {
-                if old.ok { okCount -= 1 }
-                if old.answered, old.latency.isFinite, let index = orderedLatencies.firstIndex(of: old.latency) {
-                    orderedLatencies.remove(at: index)
-                }
-            }
-            probes.removeFirst(dropped)
+        guard storage.count == capacity else { return storage.append(probe) }
+        let old = storage[start]
+        storage[start] = probe
+        start = start + 1 == capacity ? 0 : start + 1
+        if old.ok { okCount -= 1 }
+        if old.answered, old.latency.isFinite {
+            let index = Self.firstIndex(in: orderedLatencies) { $0 >= old.latency }
+            if index < orderedLatencies.count, orderedLatencies[index] == old.latency { orderedLatencies.remove(at: index) }
         }
+    }
+
+    /// The first index of sorted `values` where `isPast` holds (it holds from there on).
+    private static func firstIndex(in values: [TimeInterval], where isPast: (TimeInterval) -> Bool) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isPast(values[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// The answered probes' latencies in order, kept as probes come and go: title bars ask for
     /// two percentiles of every pane on every frame.
     private var orderedLatencies: [TimeInterval] = []
+
+    /// Equal when they keep the same probes, in order, with the same capacity.
+    public static func == (lhs: ProbeHistory, rhs: ProbeHistory) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.probes.elementsEqual(rhs.probes)
+    }
+
+    /// The kept probes, oldest first, read in place from the ring.
+    public struct Probes: RandomAccessCollection, Sendable {
+        fileprivate let storage: [Probe]
+        fileprivate let start: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { storage.count }
+
+        public subscript(position: Int) -> Probe {
+            precondition(position >= 0 && position < storage.count, "probe index out of range")
+            let index = start + position
+            return storage[index < storage.count ? index : index - storage.count]
+        }
+    }
 
     /// The latency at percentile `p` (0…100) of the answered probes, or nil if there are none.
     public func percentile(_ p: Double) -> TimeInterval? {
