@@ -22,7 +22,10 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
     public let name: String
     public let onInputTypeMismatch: InputTypeMismatchAction
     public let transformErrors: Bool
-    private let processor: Processor
+    /// The work on one entity, made in `init`: where the transformer is made with concrete types
+    /// this closure is specialised for them. Run through the `ResponseTransformer` witness, generic
+    /// code looked up the metadata of `In?` and `Out?` for every response (~1k instructions each).
+    private let processEntity: @Sendable (Entity) -> Response
 
     public init(
         name: String? = nil,
@@ -33,7 +36,10 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
         self.name = name ?? "\(In.self) → \(Out.self)"
         self.onInputTypeMismatch = onInputTypeMismatch
         self.transformErrors = transformErrors
-        self.processor = processor
+        let name = self.name
+        self.processEntity = { entity in
+            Self.process(entity, name: name, onInputTypeMismatch: onInputTypeMismatch, processor: processor)
+        }
     }
 
     public func process(_ response: Response) -> Response {
@@ -51,7 +57,9 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
         }
     }
 
-    private func processEntity(_ entity: Entity) -> Response {
+    private static func process(
+        _ entity: Entity, name: String, onInputTypeMismatch: InputTypeMismatchAction, processor: Processor
+    ) -> Response {
         guard let content = entity.content as? In else {
             switch onInputTypeMismatch {
             case .skip:
