@@ -365,7 +365,9 @@ public final class DashboardApp {
         guard let metrics = resource.latestMetrics, let shown = panesByResource[ObjectIdentifier(resource)] else { return }
         // Up when every pane showing it is (its request, content and expectations all good);
         // answered unless the request failed (an error status expectations ask for is an answer).
-        let ok = shown.panes.allSatisfy { $0.verdict == .ok }
+        // A loop, not `allSatisfy`: a closure here would check the executor on every probe.
+        var ok = true
+        for pane in shown.panes where pane.verdict != .ok { ok = false }
         let answered = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
         let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
