@@ -329,14 +329,16 @@ public final class DashboardApp {
     private func record(_ event: ResourceEvent, on resource: Resource) {
         guard event != .observerAdded else { return }
         let id = ObjectIdentifier(resource)
+        // Looked up once per event and handed on: the lookups below each hashed and checked it.
+        let shown = panesByResource[id]
+        let now = clock.now
         if event == .requested {
-            panesByResource[id]?.lastRequested = clock.now
+            shown?.lastRequested = now
             pacing.loadStarted(at: Self.uptime())
         }
-        let shown = panesByResource[id]
         let finished = event != .requested
         let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? loginURLs[id] ?? redactor.redact(resource.url.absoluteString),
+            time: now, url: shown?.url ?? loginURLs[id] ?? redactor.redact(resource.url.absoluteString),
             method: shown?.method ?? resource.loadRequest?.method.httpName ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,
@@ -345,11 +347,14 @@ public final class DashboardApp {
             message: event == .error ? resource.latestError.map { PaneContent.bounded(redactor.redact($0.userMessage), to: 2_000) } : nil)
         eventLog.append(entry)
         onEvent?(entry)
-        evaluatePanes(after: event, on: resource)
-        recordProbe(event, on: resource)
-        for pane in shown?.panes ?? [] {
-            updateCadence(of: pane)
-            recount(pane)
+        if let shown {
+            evaluatePanes(shown, after: event)
+            recordProbe(event, on: resource, shown: shown, at: now)
+            for pane in shown.panes {
+                // Read for each pane: a load one of them starts sets it again.
+                updateCadence(of: pane, lastRequested: shown.lastRequested)
+                recount(pane)
+            }
         }
         send(.resourceChanged)
     }
@@ -357,31 +362,30 @@ public final class DashboardApp {
     /// A finished network load (new data, 304 or error) becomes a probe in the resource's history;
     /// it worked when every pane showing the resource works with it (an error status that
     /// expectations ask for is a pane working; an unmet expectation is not).
-    private func recordProbe(_ event: ResourceEvent, on resource: Resource) {
+    private func recordProbe(_ event: ResourceEvent, on resource: Resource, shown: ResourcePanes, at now: TimeInterval) {
         switch event {
         case .newData(.network), .notModified, .error: break
         default: return
         }
-        guard let metrics = resource.latestMetrics, let shown = panesByResource[ObjectIdentifier(resource)] else { return }
+        guard let metrics = resource.latestMetrics else { return }
         // Up when every pane showing it is (its request, content and expectations all good);
         // answered unless the request failed (an error status expectations ask for is an answer).
         // A loop, not `allSatisfy`: a closure here would check the executor on every probe.
         var ok = true
         for pane in shown.panes where pane.verdict != .ok { ok = false }
         let answered = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
-        let probe = ProbeHistory.Probe(time: clock.now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
+        let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
     }
 
-    /// Re-checks the expectations and the content of the panes showing `resource` after a
+    /// Re-checks the expectations and the content of the panes `shown` after a
     /// finished load, and logs `ExpectationFailed` / `ExpectationsMet` and `ContentFailed` /
     /// `ContentRecovered` when a pane's verdict changes.
-    private func evaluatePanes(after event: ResourceEvent, on resource: Resource) {
+    private func evaluatePanes(_ shown: ResourcePanes, after event: ResourceEvent) {
         switch event {
         case .newData, .notModified, .error: break
         default: return
         }
-        guard let shown = panesByResource[ObjectIdentifier(resource)] else { return }
         let isProbe = switch event {
         case .newData(.network), .notModified, .error: true
         default: false
@@ -421,9 +425,13 @@ public final class DashboardApp {
     /// Loads the pane's resource if it is due (and nothing pauses or already loads it), else
     /// sets the pane's timer for when it will be.
     func updateCadence(of pane: Pane) {
+        updateCadence(of: pane, lastRequested: panesByResource[ObjectIdentifier(pane.resource)]?.lastRequested)
+    }
+
+    /// As above, with when the pane's resource was last requested (its panes' record, at hand).
+    private func updateCadence(of pane: Pane, lastRequested: TimeInterval?) {
         guard started, !isPaused, refreshesOnItsOwn else { return pane.cancelCadence() }
         let now = clock.now
-        let lastRequested = panesByResource[ObjectIdentifier(pane.resource)]?.lastRequested
         guard let due = pane.nextLoadDue(lastRequested: lastRequested, now: now) else { return pane.cancelCadence() }
         if due <= now + Self.cadenceSlack {
             pane.cancelCadence()
