@@ -223,23 +223,28 @@ final class CurlTransfer: @unchecked Sendable {
             ok = ok && hc_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0) == CURLE_OK
         }
 
-        // Lines made once where they can be: libcurl copies each line into the list anyway.
-        var lines = requestHeaders.map { CurlTransfer.headerLine(name: $0.name, value: $0.value) }
-        if !has("user-agent") { lines.append(userAgentLine) }
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for (name, value) in requestHeaders {
+            guard appendHeader(CurlTransfer.headerLine(name: name, value: value)) else { return false }
+        }
+        // Lines made once where they can be (libcurl copies each into the list).
+        if !has("user-agent"), !appendHeader(userAgentLine) { return false }
         // libcurl formats its own Accept-Encoding line on every transfer (its printf, a byte at a
         // time); with one of ours it sends ours. CURLOPT_ACCEPT_ENCODING stays set: that is what
         // makes libcurl decode the answer.
-        if let line = CurlTransfer.acceptEncodingLine, !has("accept-encoding") { lines.append(line) }
+        if let line = CurlTransfer.acceptEncodingLine, !has("accept-encoding"), !appendHeader(line) { return false }
         // No "Expect: 100-continue" round trip before a body (libcurl adds it only for a body).
-        if requestBody != nil, !has("expect") { lines.append("Expect:") }
-        curl_slist_free_all(headerList)
-        headerList = nil
-        for line in lines {
-            guard let appended = line.withCString({ curl_slist_append(headerList, $0) }) else { return false }
-            headerList = appended
-        }
+        if requestBody != nil, !has("expect"), !appendHeader("Expect:") { return false }
         ok = ok && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
         return ok
+    }
+
+    /// Adds a line to the header list; false if libcurl could not.
+    private func appendHeader(_ line: String) -> Bool {
+        guard let appended = line.withCString({ curl_slist_append(headerList, $0) }) else { return false }
+        headerList = appended
+        return true
     }
 
     /// Whether the current hop's own headers include `lowerCaseName`.
