@@ -372,7 +372,10 @@ public final class DashboardApp {
         // answered unless the request failed (an error status expectations ask for is an answer).
         // A loop, not `allSatisfy`: a closure here would check the executor on every probe.
         var ok = true
-        for pane in shown.panes where pane.verdict != .ok { ok = false }
+        for pane in shown.panes where pane.verdict != .ok {
+            ok = false
+            break
+        }
         let answered = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
         let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
