@@ -15,7 +15,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
-///     .build/release/hammock-bench ratio --endpoints 1000 --runs 3   the dashboard against the C floor, interleaved runs
+///     .build/release/hammock-bench ratio --endpoints 1000 --runs 5   the dashboard against the C floor, interleaved runs
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
@@ -29,7 +29,7 @@ struct Bench {
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
                        hammock-bench instructions [--endpoints 50] [--seconds 30] [--origin builtin|nginx]
-                       hammock-bench ratio [--endpoints 1000] [--runs 3] [--origin builtin|nginx]
+                       hammock-bench ratio [--endpoints 1000] [--runs 5] [--origin builtin|nginx]
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -74,7 +74,7 @@ struct Bench {
             }
             if arguments.first == "ratio" {
                 try await FloorRatio.run(
-                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 1000), runs: Int(value(after: "--runs", in: arguments) ?? 3))
+                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 1000), runs: Int(value(after: "--runs", in: arguments) ?? 5))
                 return
             }
             if arguments.first == "soak" {
