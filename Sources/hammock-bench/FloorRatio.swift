@@ -28,8 +28,9 @@ enum FloorRatio {
             }
             dashboard.append(own.figures.cpuPercent)
             floor.append(other.figures.cpuPercent)
-            let ratio = other.figures.cpuPercent > 0 ? own.figures.cpuPercent / other.figures.cpuPercent : 0
-            print(String(format: "  run %d: hammock %.1f %% (%.0f probes/s), floor %.1f %% (%.0f probes/s), %.2f×", run, own.figures.cpuPercent, own.probesPerSecond, other.figures.cpuPercent, other.probesPerSecond, ratio))
+            // A floor that read no CPU at all measured nothing: no ratio rather than a false one.
+            let ratio = other.figures.cpuPercent > 0 ? String(format: "%.2f×", own.figures.cpuPercent / other.figures.cpuPercent) : "no ratio"
+            print(String(format: "  run %d: hammock %.1f %% (%.0f probes/s), floor %.1f %% (%.0f probes/s), %@", run, own.figures.cpuPercent, own.probesPerSecond, other.figures.cpuPercent, other.probesPerSecond, ratio as NSString))
         }
         print(line("hammock (dashboard under tmux)", dashboard))
         print(line("libcurl in C (floor)", floor))
