@@ -10,8 +10,11 @@ public struct TimedOut: Error, CustomStringConvertible {
     public var description: String { "timed out after \(seconds) s waiting for \(what)" }
 }
 
-/// The default limit for awaited test events: generous, only ever reached by a bug.
-public let defaultTestTimeout: Double = 10
+/// The default limit for awaited test events: generous, only ever reached by a bug. Main-actor
+/// tests share the main queue with hundreds of others running at once, so an await's wall time
+/// says nothing about its test: beside a CPU hog one await took over 10 s (and a passing test
+/// 15 s) while a 200-pane test held the queue. A hang still fails its test, a minute later.
+public let defaultTestTimeout: Double = 60
 
 /// Registers a callback and awaits its first call, failing with `TimedOut` after `timeout` seconds.
 @MainActor
