@@ -16,6 +16,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
 ///     .build/release/hammock-bench ratio --endpoints 1000 --runs 5   the dashboard against the C floor, interleaved runs
+///     .build/release/hammock-bench compare --baseline OLD [--candidate NEW]   two builds side by side, pair by pair
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
 @main
 struct Bench {
@@ -30,6 +31,9 @@ struct Bench {
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
                        hammock-bench instructions [--endpoints 50] [--seconds 30] [--origin builtin|nginx]
                        hammock-bench ratio [--endpoints 1000] [--runs 5] [--origin builtin|nginx]
+                       hammock-bench compare --baseline HAMMOCK [--candidate HAMMOCK] [--endpoints 1000] [--pairs 4]
+                                     [--warmup 60] [--seconds 30] [--baseline-env KEY=VALUE] [--candidate-env KEY=VALUE]
+                                     [--origin builtin|nginx]   (the candidate defaults to the hammock next to hammock-bench)
                 Run it from a release build: swift build -c release --static-swift-stdlib && .build/release/hammock-bench
 
                 """
@@ -77,6 +81,10 @@ struct Bench {
                     endpoints: Int(value(after: "--endpoints", in: arguments) ?? 1000), runs: Int(value(after: "--runs", in: arguments) ?? 5))
                 return
             }
+            if arguments.first == "compare" {
+                try await SideBySide.run(compareOptions(arguments))
+                return
+            }
             if arguments.first == "soak" {
                 try await Soak.run(
                     minutes: value(after: "--minutes", in: arguments) ?? 10, endpoints: Int(value(after: "--endpoints", in: arguments) ?? 200),
@@ -98,9 +106,15 @@ struct Bench {
     static func usageProblem(_ arguments: [String]) -> String? {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
-        let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio"]
+        let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio", "compare"]
         let flags = ["--quick", "--floor", "--floor-curl"]
-        let valued = ["--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs"]
+        let valued = [
+            "--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs",
+            "--baseline", "--candidate", "--pairs", "--warmup", "--baseline-env", "--candidate-env",
+        ]
+        if arguments.first == "compare", !arguments.contains("--baseline") {
+            return "compare needs --baseline: the hammock build to measure against"
+        }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -113,10 +127,13 @@ struct Bench {
                 if argument == "--sizes", arguments[index + 1].split(separator: ",").contains(where: { (Int($0) ?? 0) <= 0 }) {
                     return "--sizes takes endpoint counts separated by commas, e.g. 50,200"
                 }
-                if argument == "--minutes" || argument == "--seconds", (Double(arguments[index + 1]) ?? 0) <= 0 {
+                if argument == "--minutes" || argument == "--seconds" || argument == "--warmup", (Double(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive number"
                 }
-                if argument == "--endpoints" || argument == "--runs", (Int(arguments[index + 1]) ?? 0) <= 0 {
+                if argument == "--baseline-env" || argument == "--candidate-env", SideBySide.setting(arguments[index + 1]) == nil {
+                    return "\(argument) takes KEY=VALUE"
+                }
+                if argument == "--endpoints" || argument == "--runs" || argument == "--pairs", (Int(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive whole number"
                 }
                 if argument == "--origin" {
@@ -138,6 +155,29 @@ struct Bench {
 
     static func value(after flag: String, in arguments: [String]) -> Double? {
         arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
+    }
+
+    /// `compare`'s options from arguments `usageProblem` accepted; `--*-env` may repeat.
+    static func compareOptions(_ arguments: [String]) -> SideBySide.Options {
+        func text(_ flag: String) -> String? {
+            arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        }
+        func settings(_ flag: String) -> [String: String] {
+            var environment: [String: String] = [:]
+            for (index, argument) in arguments.enumerated() where argument == flag && arguments.indices.contains(index + 1) {
+                if let (key, value) = SideBySide.setting(arguments[index + 1]) { environment[key] = value }
+            }
+            return environment
+        }
+        var options = SideBySide.Options(
+            baseline: text("--baseline") ?? "", candidate: text("--candidate") ?? binDirectory.appendingPathComponent("hammock").path)
+        options.endpoints = value(after: "--endpoints", in: arguments).map { Int($0) } ?? options.endpoints
+        options.pairs = value(after: "--pairs", in: arguments).map { Int($0) } ?? options.pairs
+        options.warmup = value(after: "--warmup", in: arguments) ?? options.warmup
+        options.seconds = value(after: "--seconds", in: arguments) ?? options.seconds
+        options.baselineEnvironment = settings("--baseline-env")
+        options.candidateEnvironment = settings("--candidate-env")
+        return options
     }
 
     static var binDirectory: URL {
