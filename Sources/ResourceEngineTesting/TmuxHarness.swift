@@ -26,7 +26,8 @@ public final class TmuxHarness {
     }
 
     public let directory: URL
-    let socket: String
+    /// The tmux server's socket (`tmux -S` reaches this server alone).
+    public let socket: String
     public let fifoPath: String
     private let fifo: Int32
     private var pending = ""

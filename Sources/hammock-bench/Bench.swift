@@ -48,6 +48,8 @@ struct Bench {
             FloorWorker.runCurl(baseURL: arguments[1], endpoints: n, seconds: s)
             return
         }
+        // `serve` stops its origin on these signals itself; everything else leaves nothing running.
+        if arguments.first != "serve" { BenchCleanup.installSignalHandlers() }
         do {
             if arguments.first == "serve" {
                 // A bench origin for experiments by hand: prints its base URL, serves until killed.

@@ -122,6 +122,7 @@ final class BenchOrigin: Sendable {
 
             """
         try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        BenchCleanup.register(path: directory)
         let pid = try EndToEndBench.spawn([nginxPath, "-p", directory, "-c", directory + "/nginx.conf", "-e", directory + "/error.log"])
         // Ready when it answers.
         for _ in 0..<100 {

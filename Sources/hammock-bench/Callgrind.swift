@@ -20,6 +20,7 @@ enum Callgrind {
     static func start(valgrind: String, hammock: String, arguments: String, profile: String, options: String = "") throws -> TmuxHarness {
         let command = "'\(valgrind)' --tool=callgrind \(options) --callgrind-out-file='\(profile)' '\(hammock)' \(arguments) 2>/dev/null"
         let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        BenchCleanup.register(tmuxSocket: tmux.socket)
         // Under callgrind everything is ~50 times slower: the first frame takes seconds.
         let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
         if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock \(arguments) under callgrind ended: \(first)") }

@@ -43,6 +43,7 @@ enum EndToEndBench {
         }
         yaml += "layout:\n  columns: 4\n"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-\(endpoints)-\(getpid()).yaml").path
+        BenchCleanup.register(path: path)
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -107,16 +108,20 @@ enum EndToEndBench {
 
         init(hammock: String, config: String, environment: [String: String] = [:]) throws {
             cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-cache-\(UUID().uuidString)").path
+            BenchCleanup.register(path: cacheDirectory)
             let base = ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory]
             tmux = try TmuxHarness(
                 command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: base.merging(environment) { $1 })
+            BenchCleanup.register(tmuxSocket: tmux.socket)
             pid = try tmux.waitForFrame(size: "200x60")
             ageAtFirstFrame = ProcessSampler(pid: pid).age()
+            BenchCleanup.register(tmuxSocket: tmux.socket, hammock: pid)
         }
 
         /// Ends hammock and removes its cache once it has gone: it flushes the cache on its way
         /// out, and removing the directory earlier would see it written again.
         func stop() {
+            BenchCleanup.unregister(tmuxSocket: tmux.socket)
             _ = try? tmux.tmux(["kill-server"])
             for _ in 0..<100 where kill(pid, 0) == 0 { usleep(50_000) }
             try? FileManager.default.removeItem(atPath: cacheDirectory)
@@ -153,6 +158,7 @@ enum EndToEndBench {
         let server = try await startServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-monit-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        BenchCleanup.register(path: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let port = server.port
         var control = """
@@ -195,6 +201,7 @@ enum EndToEndBench {
         let server = try await startServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-blackbox-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        BenchCleanup.register(path: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n".write(toFile: directory + "/blackbox.yml", atomically: true, encoding: .utf8)
         let listen = "127.0.0.1:\(try PrometheusServer.freePort())"
@@ -243,6 +250,7 @@ enum EndToEndBench {
         let library = Bench.binDirectory.appendingPathComponent("libHammockMallocCount.so").path
         guard FileManager.default.fileExists(atPath: library) else { return nil }
         let countFile = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-mallocs-\(getpid())").path
+        BenchCleanup.register(path: countFile)
         guard FileManager.default.createFile(atPath: countFile, contents: Data(count: 8)) else { return nil }
         defer { unlink(countFile) }
         let server = try await startServer()
@@ -275,6 +283,8 @@ enum EndToEndBench {
         }
     }
 
+    /// Starts a program (a path), its standard output thrown away, registered for `BenchCleanup`,
+    /// which ends it if the bench is interrupted.
     static func spawn(_ argv: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -286,6 +296,7 @@ enum EndToEndBench {
         guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ) == 0 else {
             throw TmuxHarness.Failure(description: "cannot start \(argv[0])")
         }
+        BenchCleanup.register(child: pid)
         return pid
     }
 }

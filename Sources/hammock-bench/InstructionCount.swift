@@ -13,6 +13,7 @@ enum InstructionCount {
     static func run(endpoints: Int, seconds: Double) async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-instructions-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        BenchCleanup.register(path: work.path)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "instructions")
         let server = try await EndToEndBench.startServer()

@@ -17,6 +17,7 @@ enum LinkOrder {
     static func run(output: String) async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-link-order-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        BenchCleanup.register(path: work.path)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "link-order")
         let functions = try functionSymbols(in: copy)
