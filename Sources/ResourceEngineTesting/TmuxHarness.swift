@@ -42,8 +42,12 @@ public final class TmuxHarness {
         guard mkfifo(fifoPath, 0o600) == 0 else { throw Failure(description: "mkfifo failed") }
         // Read-write so the FIFO never reports end-of-file between writers.
         fifo = open(fifoPath, O_RDWR | O_NONBLOCK)
+        // A watchdog beside the command ends this tmux server once the process that made it has
+        // gone without doing so (killed, crashed, interrupted): a tmux server is a daemon of its
+        // own, and the program inside would otherwise run on. It ends itself when the socket goes.
+        let watchdog = "(while kill -0 \(getpid()) && [ -S '\(socket)' ]; do sleep 1; done; tmux -S '\(socket)' kill-server) >/dev/null 2>&1 &"
         let wrapper = """
-            \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
+            \(watchdog) \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
             """
         // The program's cache and history go to this run's directory, never the user's ~/.cache.
         var environment = environment
