@@ -7,16 +7,16 @@ import Synchronization
 /// tmux servers of their own (a tmux server is a daemon; Ctrl-C does not reach it, and the
 /// `hammock` inside would go on polling a thousand endpoints), child processes (nginx, the floors,
 /// monit and blackbox_exporter: Ctrl-C reaches them through the process group, but a plain
-/// `kill` of the bench does not), and the temporary files and directories it made.
+/// `kill` of the bench does not), and the temporary files and directories it made, which all live
+/// in one directory of its own (`scratch`).
 ///
-/// On SIGINT, SIGTERM or SIGHUP everything still registered is stopped and removed, then the bench
-/// exits with 128 + the signal's number.
+/// On SIGINT, SIGTERM or SIGHUP everything still registered is stopped, then the bench exits with
+/// 128 + the signal's number (its directory goes at exit).
 enum BenchCleanup {
     private struct Registry {
         /// tmux servers by socket, with the pid of the `hammock` inside when known.
         var tmuxServers: [String: pid_t?] = [:]
         var children: Set<pid_t> = []
-        var paths: Set<String> = []
     }
 
     private static let registry = Mutex(Registry())
@@ -38,12 +38,42 @@ enum BenchCleanup {
         }
     }
 
+    /// A path in this run's own directory (`hammock-bench-PID` in the temporary directory, 0700),
+    /// which goes when the bench exits, however it exits short of SIGKILL; a run killed outright
+    /// has its directory, and the nginx it started, swept by the next run.
+    static func scratch(_ name: String) -> String { root + "/" + name }
+
+    private static let root: String = {
+        let temporary = FileManager.default.temporaryDirectory.path
+        sweepRunsThatDied(in: temporary)
+        let root = temporary + "/hammock-bench-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        atexit { try? FileManager.default.removeItem(atPath: BenchCleanup.root) }
+        return root
+    }()
+
+    /// Directories of bench runs whose process is gone: the nginx a run started is stopped (it
+    /// left its pid in its directory), then the directory is removed.
+    private static func sweepRunsThatDied(in temporary: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix("hammock-bench-") {
+            guard let pid = pid_t(name.dropFirst("hammock-bench-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let directory = temporary + "/" + name
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix("nginx-") {
+                guard let text = try? String(contentsOfFile: "\(directory)/\(entry)/nginx.pid", encoding: .utf8),
+                    let nginx = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                    (try? String(contentsOfFile: "/proc/\(nginx)/comm", encoding: .utf8))?.hasPrefix("nginx") == true
+                else { continue }
+                kill(nginx, SIGQUIT)
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
     static func register(tmuxSocket: String, hammock pid: pid_t? = nil) { registry.withLock { $0.tmuxServers[tmuxSocket] = pid } }
     static func unregister(tmuxSocket: String) { registry.withLock { _ = $0.tmuxServers.removeValue(forKey: tmuxSocket) } }
     static func register(child pid: pid_t) { registry.withLock { _ = $0.children.insert(pid) } }
-    static func register(path: String) { registry.withLock { _ = $0.paths.insert(path) } }
 
-    /// Ends every registered dashboard and child still running and removes the registered paths.
+    /// Ends every registered dashboard and child still running.
     static func cleanUp() {
         let registered = registry.withLock { registry -> Registry in
             defer { registry = Registry() }
@@ -65,9 +95,6 @@ enum BenchCleanup {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-        }
-        for path in registered.paths {
-            try? FileManager.default.removeItem(atPath: path)
         }
     }
 

@@ -94,7 +94,7 @@ final class BenchOrigin: Sendable {
         guard let nginxPath else {
             throw TmuxHarness.Failure(description: "--origin nginx: nginx is not installed (sudo apt-get install nginx-light)")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-bench-nginx-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        let directory = BenchCleanup.scratch("nginx-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = Int(try PrometheusServer.freePort())
         let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
@@ -122,7 +122,6 @@ final class BenchOrigin: Sendable {
 
             """
         try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        BenchCleanup.register(path: directory)
         let pid = try EndToEndBench.spawn([nginxPath, "-p", directory, "-c", directory + "/nginx.conf", "-e", directory + "/error.log"])
         // Ready when it answers.
         for _ in 0..<100 {

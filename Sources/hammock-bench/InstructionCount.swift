@@ -11,9 +11,8 @@ import ResourceEngineTesting
 /// wake-ups, the terminal) is not.
 enum InstructionCount {
     static func run(endpoints: Int, seconds: Double) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-instructions-\(getpid())")
+        let work = URL(fileURLWithPath: BenchCleanup.scratch("instructions"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        BenchCleanup.register(path: work.path)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "instructions")
         let server = try await EndToEndBench.startServer()

@@ -15,9 +15,8 @@ enum LinkOrder {
                        "Enter", "Escape", "r", "R", "p", "p", "Tab", "z", "z", "Escape", "End", "Home"]
 
     static func run(output: String) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("hammock-link-order-\(getpid())")
+        let work = URL(fileURLWithPath: BenchCleanup.scratch("link-order"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        BenchCleanup.register(path: work.path)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "link-order")
         let functions = try functionSymbols(in: copy)
