@@ -34,7 +34,9 @@ public final class TmuxHarness {
     /// Every line read from the FIFO so far.
     public private(set) var log: [String] = []
 
-    public init(command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
+    /// - Parameter owner: the process whose end ends this tmux server, if it has not been ended
+    ///   already (this process unless told otherwise).
+    public init(command: String, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:], owner: pid_t = getpid()) throws {
         directory = URL(fileURLWithPath: ScratchDirectory.path("e2e"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socket = directory.appendingPathComponent("tmux.sock").path
@@ -45,7 +47,7 @@ public final class TmuxHarness {
         // A watchdog beside the command ends this tmux server once the process that made it has
         // gone without doing so (killed, crashed, interrupted): a tmux server is a daemon of its
         // own, and the program inside would otherwise run on. It ends itself when the socket goes.
-        let watchdog = "(while kill -0 \(getpid()) && [ -S '\(socket)' ]; do sleep 1; done; tmux -S '\(socket)' kill-server) >/dev/null 2>&1 &"
+        let watchdog = "(while kill -0 \(owner) && [ -S '\(socket)' ]; do sleep 1; done; tmux -S '\(socket)' kill-server) >/dev/null 2>&1 &"
         let wrapper = """
             \(watchdog) \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
             """
@@ -61,6 +63,11 @@ public final class TmuxHarness {
         _ = try? tmux(["kill-server"])
         close(fifo)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The tmux server's process id, while it runs.
+    public var serverPID: pid_t? {
+        (try? tmux(["display-message", "-p", "#{pid}"])).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// Runs a tmux client command and returns its output.
