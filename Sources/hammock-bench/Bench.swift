@@ -171,8 +171,10 @@ struct Bench {
             }
             return environment
         }
+        // Absolute: the dashboards start in tmux servers, not necessarily in this directory.
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
         var options = SideBySide.Options(
-            baseline: text("--baseline") ?? "", candidate: text("--candidate") ?? binDirectory.appendingPathComponent("hammock").path)
+            baseline: absolute(text("--baseline") ?? ""), candidate: absolute(text("--candidate") ?? binDirectory.appendingPathComponent("hammock").path))
         options.endpoints = value(after: "--endpoints", in: arguments).map { Int($0) } ?? options.endpoints
         options.pairs = value(after: "--pairs", in: arguments).map { Int($0) } ?? options.pairs
         options.warmup = value(after: "--warmup", in: arguments) ?? options.warmup

@@ -78,6 +78,11 @@ enum SideBySide {
                 format: "  pair %d (%@ started first): baseline %.2f %%, candidate %.2f %%, candidate/baseline %.3f (%.0f probes/s of %d)",
                 pair, (candidateFirst ? "candidate" : "baseline") as NSString, baseline, candidate, candidate / baseline, probes,
                 2 * options.endpoints))
+            // /proc counts CPU time in clock ticks (10 ms): a window with few of them reads coarsely.
+            let ticks = Int((min(baseline, candidate) / 100 * window.seconds * Double(sysconf(Int32(_SC_CLK_TCK)))).rounded())
+            if ticks < 100 {
+                print("    (only \(ticks) clock tick\(ticks == 1 ? "" : "s") of CPU on one side: this pair reads coarsely; more endpoints or a longer --seconds)")
+            }
         }
         guard let median = ratios.median else { throw TmuxHarness.Failure(description: "no pair gave a ratio") }
         print(String(
