@@ -94,7 +94,7 @@ final class BenchOrigin: Sendable {
         guard let nginxPath else {
             throw TmuxHarness.Failure(description: "--origin nginx: nginx is not installed (sudo apt-get install nginx-light)")
         }
-        let directory = BenchCleanup.scratch("nginx-\(UUID().uuidString.prefix(8))")
+        let directory = ScratchDirectory.path("nginx")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = Int(try PrometheusServer.freePort())
         let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]

@@ -42,7 +42,7 @@ enum EndToEndBench {
             yaml += "  - title: E\(i)\n    resource: /e/\(i)\n    every: \(every)\n    show: value\n    select: status\n"
         }
         yaml += "layout:\n  columns: 4\n"
-        let path = BenchCleanup.scratch("bench-\(endpoints).yaml")
+        let path = ScratchDirectory.path("bench-\(endpoints)", extension: ".yaml")
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -106,7 +106,7 @@ enum EndToEndBench {
         private let cacheDirectory: String
 
         init(hammock: String, config: String, environment: [String: String] = [:]) throws {
-            cacheDirectory = BenchCleanup.scratch("cache-\(UUID().uuidString)")
+            cacheDirectory = ScratchDirectory.path("cache")
             let base = ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": cacheDirectory]
             tmux = try TmuxHarness(
                 command: "'\(hammock)' '\(config)'", columns: 200, rows: 60, environment: base.merging(environment) { $1 })
@@ -154,7 +154,7 @@ enum EndToEndBench {
     static func monit(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
         guard let monit = ["/usr/bin/monit", "/usr/sbin/monit"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
         let server = try await startServer()
-        let directory = BenchCleanup.scratch("monit")
+        let directory = ScratchDirectory.path("monit")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let port = server.port
@@ -196,7 +196,7 @@ enum EndToEndBench {
         let driver = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
         guard FileManager.default.isExecutableFile(atPath: exporter), FileManager.default.isExecutableFile(atPath: driver) else { return nil }
         let server = try await startServer()
-        let directory = BenchCleanup.scratch("blackbox")
+        let directory = ScratchDirectory.path("blackbox")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n".write(toFile: directory + "/blackbox.yml", atomically: true, encoding: .utf8)
@@ -245,7 +245,7 @@ enum EndToEndBench {
     static func allocationsPerProbe(hammock: String, endpoints: Int, seconds: Double = 5, warmup: Double = 3) async throws -> Double? {
         let library = Bench.binDirectory.appendingPathComponent("libHammockMallocCount.so").path
         guard FileManager.default.fileExists(atPath: library) else { return nil }
-        let countFile = BenchCleanup.scratch("mallocs")
+        let countFile = ScratchDirectory.path("mallocs")
         guard FileManager.default.createFile(atPath: countFile, contents: Data(count: 8)) else { return nil }
         defer { unlink(countFile) }
         let server = try await startServer()

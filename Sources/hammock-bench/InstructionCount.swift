@@ -11,7 +11,7 @@ import ResourceEngineTesting
 /// wake-ups, the terminal) is not.
 enum InstructionCount {
     static func run(endpoints: Int, seconds: Double) async throws {
-        let work = URL(fileURLWithPath: BenchCleanup.scratch("instructions"))
+        let work = URL(fileURLWithPath: ScratchDirectory.path("instructions"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "instructions")

@@ -15,7 +15,7 @@ enum LinkOrder {
                        "Enter", "Escape", "r", "R", "p", "p", "Tab", "z", "z", "Escape", "End", "Home"]
 
     static func run(output: String) async throws {
-        let work = URL(fileURLWithPath: BenchCleanup.scratch("link-order"))
+        let work = URL(fileURLWithPath: ScratchDirectory.path("link-order"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "link-order")
