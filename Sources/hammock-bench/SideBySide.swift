@@ -86,8 +86,9 @@ enum SideBySide {
         }
         guard let median = ratios.median else { throw TmuxHarness.Failure(description: "no pair gave a ratio") }
         print(String(
-            format: "  median candidate/baseline %.3f (%+.1f %%), %d of %d pairs below 1; two copies of one build read within ±5 %% of each other",
-            median, (median - 1) * 100, ratios.filter { $0 < 1 }.count, ratios.count))
+            format: "  candidate/baseline min / median / max  %.3f / %.3f / %.3f (median %+.1f %%), %d of %d pairs below 1",
+            ratios.min() ?? 0, median, ratios.max() ?? 0, (median - 1) * 100, ratios.filter { $0 < 1 }.count, ratios.count))
+        print("  (two copies of one build read within ±5 % of each other this way: a change inside that needs many pairs)")
     }
 
     /// CPU % of a core of each process over the same wall-clock window (user + system ticks).
