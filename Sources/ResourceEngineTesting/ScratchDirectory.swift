@@ -50,17 +50,13 @@ public enum ScratchDirectory {
 
     /// SIGTERM to every process of this user whose command line holds `path`.
     private static func endProcesses(naming path: String) {
-        let needle = Array(path.utf8)
+        let needle = Data(path.utf8)
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry), pid != getpid(),
                 let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                commandLine.count >= needle.count
+                commandLine.range(of: needle) != nil
             else { continue }
-            let bytes = [UInt8](commandLine)
-            let found = (0...(bytes.count - needle.count)).contains { start in
-                bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle)
-            }
-            if found { kill(pid, SIGTERM) }
+            kill(pid, SIGTERM)
         }
     }
 }

@@ -15,6 +15,9 @@ struct ProcessSampler {
 
     let pid: pid_t
 
+    /// The clock ticks /proc counts CPU time in, per second (100: a tick is 10 ms).
+    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
     func cpuTicks() -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
@@ -35,7 +38,7 @@ struct ProcessSampler {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // starttime is field 22 of the whole line → index 19 after the command.
         guard fields.count > 19, let start = Double(fields[19]) else { return nil }
-        return uptime - start / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return uptime - start / Self.ticksPerSecond
     }
 
     func rssMiB() -> Double? {
@@ -46,9 +49,21 @@ struct ProcessSampler {
         return kb / 1024
     }
 
+    /// The CPU time of several processes over one window: ticks each (user + system) and the
+    /// window's length, so that both see the same seconds of the machine.
+    static func cpuTicks(of pids: [pid_t], over seconds: Double) async -> (ticks: [Int], seconds: Double) {
+        let samplers = pids.map { ProcessSampler(pid: $0) }
+        let started = ContinuousClock.now
+        let before = samplers.map { $0.cpuTicks() ?? 0 }
+        try? await Task.sleep(for: .seconds(seconds))
+        let after = samplers.map { $0.cpuTicks() }
+        let elapsed = started.duration(to: .now)
+        let ticks = zip(before, after).map { start, end in end.map { $0 - start } ?? 0 }
+        return (ticks, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
     /// Samples every 250 ms for `seconds`.
     func measure(seconds: Double) -> Figures {
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let start = Date()
         let startTicks = cpuTicks() ?? 0
         var rss: [Double] = []
@@ -59,7 +74,7 @@ struct ProcessSampler {
         let wall = Date().timeIntervalSince(start)
         let ticks = Double((cpuTicks() ?? startTicks) - startTicks)
         return Figures(
-            cpuPercent: ticks / ticksPerSecond / wall * 100,
+            cpuPercent: ticks / Self.ticksPerSecond / wall * 100,
             rssAverageMiB: rss.isEmpty ? 0 : rss.reduce(0, +) / Double(rss.count),
             rssPeakMiB: rss.max() ?? 0, seconds: wall, rssSamples: rss)
     }

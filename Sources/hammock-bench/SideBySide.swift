@@ -66,9 +66,11 @@ enum SideBySide {
             }
             try await Task.sleep(for: .seconds(options.warmup))
             _ = await server.probes()
-            let window = await measure(pids: [first.pid, second.pid], seconds: options.seconds)
+            let window = await ProcessSampler.cpuTicks(of: [first.pid, second.pid], over: options.seconds)
             let probes = Double(await server.probes()) / window.seconds
-            let (baseline, candidate) = candidateFirst ? (window.percents[1], window.percents[0]) : (window.percents[0], window.percents[1])
+            let ticks = candidateFirst ? (baseline: window.ticks[1], candidate: window.ticks[0]) : (baseline: window.ticks[0], candidate: window.ticks[1])
+            let percent = { (ticks: Int) in Double(ticks) / ProcessSampler.ticksPerSecond / window.seconds * 100 }
+            let (baseline, candidate) = (percent(ticks.baseline), percent(ticks.candidate))
             guard baseline > 0, candidate > 0 else {
                 print("  pair \(pair): a dashboard read no CPU (it stopped?); no ratio")
                 continue
@@ -79,9 +81,9 @@ enum SideBySide {
                 pair, (candidateFirst ? "candidate" : "baseline") as NSString, baseline, candidate, candidate / baseline, probes,
                 2 * options.endpoints))
             // /proc counts CPU time in clock ticks (10 ms): a window with few of them reads coarsely.
-            let ticks = Int((min(baseline, candidate) / 100 * window.seconds * Double(sysconf(Int32(_SC_CLK_TCK)))).rounded())
-            if ticks < 100 {
-                print("    (only \(ticks) clock tick\(ticks == 1 ? "" : "s") of CPU on one side: this pair reads coarsely; more endpoints or a longer --seconds)")
+            let fewest = min(ticks.baseline, ticks.candidate)
+            if fewest < 100 {
+                print("    (only \(fewest) clock tick\(fewest == 1 ? "" : "s") of CPU on one side: this pair reads coarsely; more endpoints or a longer --seconds)")
             }
         }
         guard let median = ratios.median else { throw TmuxHarness.Failure(description: "no pair gave a ratio") }
@@ -89,20 +91,6 @@ enum SideBySide {
             format: "  candidate/baseline min / median / max  %.3f / %.3f / %.3f (median %+.1f %%), %d of %d pairs below 1",
             ratios.min() ?? 0, median, ratios.max() ?? 0, (median - 1) * 100, ratios.filter { $0 < 1 }.count, ratios.count))
         print("  (two copies of one build read within ±5 % of each other this way: a change inside that needs many pairs)")
-    }
-
-    /// CPU % of a core of each process over the same wall-clock window (user + system ticks).
-    static func measure(pids: [pid_t], seconds: Double) async -> (percents: [Double], seconds: Double) {
-        let samplers = pids.map { ProcessSampler(pid: $0) }
-        let started = ContinuousClock.now
-        let before = samplers.map { $0.cpuTicks() ?? 0 }
-        try? await Task.sleep(for: .seconds(seconds))
-        let after = samplers.map { $0.cpuTicks() }
-        let elapsed = started.duration(to: .now)
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let percents = zip(before, after).map { start, end in end.map { Double($0 - start) / ticksPerSecond / wall * 100 } ?? 0 }
-        return (percents, wall)
     }
 
     /// Parses `KEY=VALUE`; nil when there is no `=` or no key.
