@@ -24,6 +24,8 @@ extension TerminalSession {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+        // Sockets and files the dashboard holds stay with the dashboard.
+        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
         let pid: pid_t
         do {

@@ -59,6 +59,9 @@ public enum ProcessRunner {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
+        // Nothing else of the test process's: a child that inherited the end of another child's
+        // pipe would keep that pipe open after its own process exited.
+        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
         let pid: pid_t
         do {

@@ -1,4 +1,7 @@
+import CleanSpawn
+import Dispatch
 import Foundation
+import Glibc
 import LoopbackHTTP
 import Synchronization
 
@@ -13,38 +16,79 @@ public final class WatchedProcess: Sendable {
         public let description: String
     }
 
-    private let process: Process
+    /// The child's process id.
+    public let pid: pid_t
+    private let exit: ExitSignal
 
-    private init(process: Process) {
-        self.process = process
+    private init(pid: pid_t, exit: ExitSignal) {
+        self.pid = pid
+        self.exit = exit
     }
 
     /// Starts `argv` and waits until `ready` returns a value for its output (stdout and stderr).
+    ///
+    /// Spawned with `CleanSpawn` (nothing of the test process's inherited but its output pipe)
+    /// and reaped by a thread of its own with `waitpid`, not through Foundation's `Process`: that
+    /// learns of an exit when a socket the child holds closes, so a child started at the same
+    /// moment by another test, inheriting that socket, kept the exit from being noticed and
+    /// `waitUntilExit` spun for as long as the other child lived.
     public static func start<T: Sendable>(
         _ argv: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(30),
         ready: @escaping @Sendable (String) -> T?
     ) async throws -> (WatchedProcess, T) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let signal = OutputSignal<T>(ready: ready)
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                signal.finish(nil)
-            } else {
-                signal.append(data)
-            }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw Failure(description: "cannot make a pipe for \(argv[0]): \(String(cString: strerror(errno)))")
         }
-        process.terminationHandler = { _ in signal.finish(nil) }
-        try process.run()
-        let watched = WatchedProcess(process: process)
+        // Other children get neither end (the tests' own spawns close everything above 2 as well).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+        CleanSpawn.closeDescriptors(from: 3, in: &actions)
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(argv, environment: environment.map { $0.map { "\($0.key)=\($0.value)" } }, actions: &actions)
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw Failure(description: "cannot start \(argv[0]): \(error)")
+        }
+        close(ends[1])
+        let signal = OutputSignal<T>(ready: ready)
+        let exit = ExitSignal()
+        let readEnd = ends[0]
+        // The output is read to its end, or, when something the child started still holds it, to
+        // the last byte written before the child exited.
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, 100)
+                if polled < 0, errno == EINTR { continue }
+                if polled == 0, !exit.happened { continue }
+                if polled <= 0 { break }
+                let count = read(readEnd, &buffer, buffer.count)
+                if count > 0 {
+                    signal.append(Data(buffer[0..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            close(readEnd)
+            signal.finish(nil)
+        }
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            exit.mark()
+        }
+        let watched = WatchedProcess(pid: pid, exit: exit)
         let timer = Task {
             try await Task.sleep(for: timeout)
             signal.finish(nil)
@@ -57,15 +101,38 @@ public final class WatchedProcess: Sendable {
         return (watched, value)
     }
 
-    /// Ends the process (SIGTERM) and waits for it.
-    public func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+    /// Ends the process (SIGTERM; SIGKILL if it is still there after `grace` seconds) and waits
+    /// for it, as long again at most: a process that will not go fails its test rather than hang
+    /// the run.
+    public func stop(grace: Double = 10) {
+        guard !exit.happened else { return }
+        kill(pid, SIGTERM)
+        if exit.wait(seconds: grace) { return }
+        kill(pid, SIGKILL)
+        _ = exit.wait(seconds: grace)
     }
 
     deinit { stop() }
+}
+
+/// Set once the child has been reaped; waited for with a time limit.
+private final class ExitSignal: Sendable {
+    private let done = Mutex(false)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    var happened: Bool { done.withLock { $0 } }
+
+    func mark() {
+        done.withLock { $0 = true }
+        semaphore.signal()
+    }
+
+    func wait(seconds: Double) -> Bool {
+        if happened { return true }
+        guard semaphore.wait(timeout: .now() + seconds) == .success else { return happened }
+        semaphore.signal()
+        return true
+    }
 }
 
 /// Collects a process's output and reports once the first thing `ready` finds in it, or nil.
