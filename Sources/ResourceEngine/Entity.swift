@@ -76,6 +76,9 @@ public struct Entity: Sendable {
         storage.value.contentTypeHeader ?? "application/octet-stream"
     }
 
+    /// The `Content-Type` header as the response sent it, or nil.
+    var contentTypeHeader: String? { storage.value.contentTypeHeader }
+
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.
     public var etag: String? { headers["etag"] }
 

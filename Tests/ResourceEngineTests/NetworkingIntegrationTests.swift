@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import ResourceEngine
 import ResourceEngineTesting
+import Synchronization
 import Testing
 
 /// Both real networking providers against a real HTTP server on 127.0.0.1: every behaviour the
@@ -55,6 +56,31 @@ import Testing
             #expect(data.header(forKey: "x-version") == "1.4.2")
             #expect(resource.latestMetrics?.statusCode == 200)
             #expect((resource.latestMetrics?.latency ?? -1) >= 0)
+        }
+    }
+
+    /// Over either provider (libcurl's answers are parsed on its own thread, URLSession's on a
+    /// background queue), the same bytes twice get the content parsed the first time; other
+    /// bytes are parsed anew.
+    @Test(arguments: Transport.allCases)
+    func theSameBodyTwiceIsParsedOnce(transport: Transport) async throws {
+        let version = Mutex(1)
+        try await withServer(transport, routes: { server in
+            await server.appendRoute("GET /health") { _ in
+                let body = #"{"status":"UP","version":\#(version.withLock { $0 })}"#
+                return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data(body.utf8))
+            }
+        }) { _, service in
+            let resource = service.resource("/health")
+            var parsed: [JSON] = []
+            for bump in [false, false, true] {
+                if bump { version.withLock { $0 += 1 } }
+                _ = try await resource.load().awaitResult()
+                parsed.append(try #require(resource.latestData?.json))
+            }
+            #expect(parsed[1].isIdentical(to: parsed[0]))
+            #expect(!parsed[2].isIdentical(to: parsed[1]))
+            #expect(parsed[2] == ["status": "UP", "version": 2])
         }
     }
 

@@ -26,6 +26,20 @@ final class CountingTransformer: ResponseTransformer {
     var debugDescription: String { "counter" }
 }
 
+/// Counts how often it runs and passes the response on; says whether its answer depends on the
+/// content alone (`ResponseTransformer.dependsOnContentAlone`).
+final class CountingPassThrough: ResponseTransformer {
+    let count = Mutex(0)
+    let dependsOnContentAlone: Bool
+    init(dependsOnContentAlone: Bool) { self.dependsOnContentAlone = dependsOnContentAlone }
+    func process(_ response: Response) -> Response {
+        count.withLock { $0 += 1 }
+        return response
+    }
+    var runs: Int { count.withLock { $0 } }
+    var debugDescription: String { "counting pass-through" }
+}
+
 @MainActor
 @Suite struct PipelineTests {
     let h = Harness()
@@ -251,5 +265,74 @@ final class CountingTransformer: ResponseTransformer {
         _ = try await h.resource.load().awaitResult()
         #expect(h.resource.json == ["a": 1])
         #expect(inPlace.calls.withLock { $0 } == (process: 0, transform: 1))
+    }
+
+    // MARK: An unchanged body is not transformed again
+
+    private func load(_ response: FakeNetworkingProvider.FakeResponse, at time: TimeInterval) async throws -> Entity? {
+        h.clock.set(time)
+        h.network.stub(.get, h.resource.url.absoluteString, response)
+        _ = try? await h.resource.load().awaitResult()
+        return h.resource.latestData
+    }
+
+    /// A body byte for byte the one before, with the same content type, gets the content the
+    /// pipeline made of it then when every transformer depends on the content alone: the JSON
+    /// parser and a model transformer run once for two answers. Everything else about the
+    /// answer is its own: its time, its headers, its newData event.
+    @Test func anUnchangedBodyGetsTheContentMadeOfItBefore() async throws {
+        let counter = CountingPassThrough(dependsOnContentAlone: true)
+        h.service.configure("**") { $0.pipeline[.model].add(counter) }
+        var events: [ResourceEvent] = []
+        let owner = Owner()
+        h.resource.addObserver(owner: owner) { _, event in events.append(event) }
+        let first = try #require(try await load(.json(#"{"status":"UP"}"#, headers: ["X-Seen": "1"]), at: 100))
+        let second = try #require(try await load(.json(#"{"status":"UP"}"#, headers: ["X-Seen": "2"]), at: 101))
+        #expect(counter.runs == 1)
+        let (a, b) = (try #require(first.content as? JSON), try #require(second.content as? JSON))
+        #expect(a.isIdentical(to: b), "the very value made of the first answer")
+        #expect(second.json == ["status": "UP"])
+        #expect(second.timestamp == 101)
+        #expect(second.header(forKey: "x-seen") == "2")
+        #expect(events.filter { $0 == .newData(.network) }.count == 2)
+    }
+
+    /// Anything that could make the pipeline answer differently runs it again: other bytes,
+    /// another content type, a changed pipeline, a body too large to remember, a failure.
+    @Test func anythingButTheSameBodyRunsThePipelineAgain() async throws {
+        let counter = CountingPassThrough(dependsOnContentAlone: true)
+        h.service.configure("**") { $0.pipeline[.model].add(counter) }
+        _ = try await load(.json(#"{"n":1}"#), at: 1)
+        let changed = try await load(.json(#"{"n":2}"#), at: 2)
+        #expect(counter.runs == 2)
+        #expect(changed?.json == ["n": 2])
+        let asText = try await load(.text(#"{"n":2}"#), at: 3)
+        #expect(counter.runs == 3)
+        #expect(asText?.content as? String == #"{"n":2}"#)
+        h.service.configure("**") { $0.pipeline[.cleanup].add(Appender(marker: "!")) }
+        _ = try await load(.text(#"{"n":2}"#), at: 4)
+        _ = try await load(.text(#"{"n":2}"#), at: 5)
+        #expect(counter.runs == 5, "a pipeline with a transformer that does not say it depends on the content alone runs every time")
+        #expect(h.resource.text == #"{"n":2}!"#)
+    }
+
+    @Test func aChangedPipelineOrALargeBodyOrAFailureIsNotRemembered() async throws {
+        let counter = CountingPassThrough(dependsOnContentAlone: true)
+        h.service.configure("**") { $0.pipeline[.model].add(counter) }
+        _ = try await load(.json(#"{"n":1}"#), at: 1)
+        h.service.configure("/a/**") { $0.pipeline[.cleanup].add(CountingPassThrough(dependsOnContentAlone: true)) }
+        _ = try await load(.json(#"{"n":1}"#), at: 2)
+        #expect(counter.runs == 2, "another pipeline")
+        _ = try await load(.json(#"{"n":1}"#), at: 3)
+        #expect(counter.runs == 2)
+        let large = "[" + Array(repeating: "1", count: 3_000).joined(separator: ",") + "]"
+        _ = try await load(.json(large), at: 4)
+        _ = try await load(.json(large), at: 5)
+        #expect(counter.runs == 4)
+        #expect(h.resource.latestData?.json?.arrayValue?.count == 3_000)
+        _ = try await load(.json("{"), at: 6)
+        _ = try await load(.json("{"), at: 7)
+        #expect(counter.runs == 6, "a failure goes through the pipeline every time")
+        #expect(h.resource.latestError?.userMessage.hasPrefix("Invalid JSON") == true)
     }
 }

@@ -246,6 +246,23 @@ private func output(_ response: Response) -> JSON? { response.entity?.content as
         #expect(value == ["s": "x", "i": -12, "d": 150.0, "t": true, "f": false, "n": nil, "a": [], "o": [:]])
     }
 
+    /// Identical means the very value (a copy): two parses of one text are equal, not identical.
+    @Test func identicalIsACopyNotAnEqualValue() throws {
+        let text = #"{"a":[1,2],"s":"x"}"#
+        let parsed = try JSONParser.parse(text)
+        let copy = parsed
+        #expect(parsed.isIdentical(to: copy))
+        #expect(parsed["a"]!.isIdentical(to: copy["a"]!))
+        let again = try JSONParser.parse(text)
+        #expect(parsed == again)
+        #expect(!parsed.isIdentical(to: again))
+        #expect(!parsed["a"]!.isIdentical(to: again["a"]!))
+        #expect(JSON.string("x").isIdentical(to: again["s"]!), "text is compared as text")
+        #expect(JSON.int(1).isIdentical(to: .int(1)) && !JSON.int(1).isIdentical(to: .double(1)))
+        #expect(JSON.double(0).isIdentical(to: .double(0)) && !JSON.double(0).isIdentical(to: .double(-0.0)))
+        #expect(JSON.null.isIdentical(to: .null) && !JSON.null.isIdentical(to: .bool(false)))
+    }
+
     @Test func keepsIntegersExact() throws {
         #expect(try JSONParser.parse("9007199254740993") == .int(9_007_199_254_740_993))
         #expect(try JSONParser.parse("1.0") == .double(1.0))

@@ -87,6 +87,27 @@ extension JSON {
     }
 }
 
+extension JSON {
+    /// True when `other` is this very value: the same scalar, the same text, or a list or object
+    /// sharing this one's storage (a copy of it). Never true for values that differ; false does
+    /// not prove that they do. Looks at no element: what a view asks of every new answer to keep
+    /// what it made of the last (the pipeline hands an unchanged body the content it made before).
+    public func isIdentical(to other: JSON) -> Bool {
+        switch (self, other) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
+        case let (.bigInteger(a), .bigInteger(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case let (.array(a), .array(b)):
+            a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress && a.count == $0.count } }
+        case let (.object(a), .object(b)): a.sharesStorage(with: b)
+        default: false
+        }
+    }
+}
+
 extension JSON: Equatable {
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {

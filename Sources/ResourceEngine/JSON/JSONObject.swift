@@ -56,6 +56,13 @@ public struct JSONObject: Sendable, Hashable {
     /// The members in document order.
     public var members: [(key: String, value: JSON)] { storage }
 
+    /// True when both are copies of one object (the same member storage).
+    func sharesStorage(with other: JSONObject) -> Bool {
+        storage.withUnsafeBufferPointer { mine in
+            other.storage.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress && mine.count == $0.count }
+        }
+    }
+
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return lhs.storage.allSatisfy { rhs[$0.key] == $0.value }

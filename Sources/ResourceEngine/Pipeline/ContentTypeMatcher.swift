@@ -125,6 +125,8 @@ struct ContentTypeGatedTransformer: ResponseTransformer {
         return matcher.matches(contentType)
     }
 
+    var dependsOnContentAlone: Bool { wrapped.dependsOnContentAlone }
+
     var debugDescription: String { "\(wrapped.debugDescription) [\(matcher)]" }
 }
 

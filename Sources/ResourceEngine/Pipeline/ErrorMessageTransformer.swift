@@ -24,6 +24,9 @@ public struct ErrorMessageTransformer: ResponseTransformer {
         self.init(paths: parsed)
     }
 
+    /// A success passes through untouched.
+    public var dependsOnContentAlone: Bool { true }
+
     public func process(_ response: Response) -> Response {
         guard case .failure(var error) = response, let body = error.entity.flatMap(Self.json(in:)) else {
             return response

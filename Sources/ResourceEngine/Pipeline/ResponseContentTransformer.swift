@@ -22,6 +22,9 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
     public let name: String
     public let onInputTypeMismatch: InputTypeMismatchAction
     public let transformErrors: Bool
+    /// Whether the processor's answer depends on the content, its content type and charset
+    /// alone (see `ResponseTransformer`); the built-in parsers and transformers do.
+    public let dependsOnContentAlone: Bool
     /// The work on one entity, made in `init`: where the transformer is made with concrete types
     /// this closure is specialised for them. Run through the `ResponseTransformer` witness, generic
     /// code looked up the metadata of `In?` and `Out?` for every response (~1k instructions each).
@@ -31,11 +34,13 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
         name: String? = nil,
         onInputTypeMismatch: InputTypeMismatchAction = .error,
         transformErrors: Bool = false,
+        dependsOnContentAlone: Bool = false,
         processor: @escaping Processor
     ) {
         self.name = name ?? "\(In.self) → \(Out.self)"
         self.onInputTypeMismatch = onInputTypeMismatch
         self.transformErrors = transformErrors
+        self.dependsOnContentAlone = dependsOnContentAlone
         let name = self.name
         self.processEntity = { entity in
             Self.process(entity, name: name, onInputTypeMismatch: onInputTypeMismatch, processor: processor)

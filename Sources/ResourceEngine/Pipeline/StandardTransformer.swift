@@ -39,6 +39,8 @@ struct UnlessParsedAsJSON: ResponseTransformer {
         }
     }
 
+    var dependsOnContentAlone: Bool { wrapped.dependsOnContentAlone }
+
     var debugDescription: String { wrapped.debugDescription }
 }
 
@@ -48,7 +50,7 @@ public enum Parsers {
     /// An empty body (a 204, a HEAD-like answer) is `null`, not an error. As in Siesta, content an
     /// earlier stage already turned into something else (even JSON) fails as a wrong input type.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
-        ResponseContentTransformer(name: "json", transformErrors: transformErrors) {
+        ResponseContentTransformer(name: "json", transformErrors: transformErrors, dependsOnContentAlone: true) {
             data, _ in try parseJSON(data)
         }
     }
@@ -56,7 +58,7 @@ public enum Parsers {
     /// `Data` → a `JSON` list: each non-blank line of the body is one JSON value. Errors name the
     /// line of the body: "Invalid JSON: … at line 3, column 7".
     public static func ndjson(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
-        ResponseContentTransformer(name: "ndjson", transformErrors: transformErrors) {
+        ResponseContentTransformer(name: "ndjson", transformErrors: transformErrors, dependsOnContentAlone: true) {
             data, _ in try parseNDJSON(data)
         }
     }
@@ -94,7 +96,7 @@ public enum Parsers {
         transformErrors: Bool = false,
         onInputTypeMismatch: ResponseContentTransformer<Data, String>.InputTypeMismatchAction = .error
     ) -> ResponseContentTransformer<Data, String> {
-        ResponseContentTransformer(name: "text", onInputTypeMismatch: onInputTypeMismatch, transformErrors: transformErrors) {
+        ResponseContentTransformer(name: "text", onInputTypeMismatch: onInputTypeMismatch, transformErrors: transformErrors, dependsOnContentAlone: true) {
             data, entity in
             try decodeText(data, charset: entity.charset)
         }

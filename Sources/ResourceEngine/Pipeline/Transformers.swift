@@ -17,14 +17,14 @@ public enum Transformers {
     public static func select(_ path: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<JSON, JSON> {
         let parsed: JSONPath
         do { parsed = try JSONPath(path) } catch { throw TransformerError(message: "select: \(error)") }
-        return ResponseContentTransformer(name: "select \(path)", transformErrors: transformErrors) { json, _ in
+        return ResponseContentTransformer(name: "select \(path)", transformErrors: transformErrors, dependsOnContentAlone: true) { json, _ in
             do { return try parsed.evaluate(json) } catch { throw TransformerError(message: "select \(error)") }
         }
     }
 
     /// `lines` — text split into lines (blank trailing line dropped), as a JSON array of strings.
     public static func lines(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
-        ResponseContentTransformer(name: "lines", transformErrors: transformErrors) { content, _ in
+        ResponseContentTransformer(name: "lines", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
             let text = try textContent(content, for: "lines")
             // "\r\n" is a single Character in Swift, so both separators are named.
             var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
@@ -43,7 +43,7 @@ public enum Transformers {
         } catch {
             throw TransformerError(message: "regex: \(error.message) in \"\(pattern)\"")
         }
-        return ResponseContentTransformer(name: "regex \(pattern)", transformErrors: transformErrors) { content, _ in
+        return ResponseContentTransformer(name: "regex \(pattern)", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
             let text = try textContent(content, for: "regex")
             let found: [Range<String.Index>?]?
             do {
@@ -68,7 +68,7 @@ public enum Transformers {
 
     /// `count` — the number of items in an array, or members in an object.
     public static func count(transformErrors: Bool = false) -> ResponseContentTransformer<JSON, JSON> {
-        ResponseContentTransformer(name: "count", transformErrors: transformErrors) { json, _ in
+        ResponseContentTransformer(name: "count", transformErrors: transformErrors, dependsOnContentAlone: true) { json, _ in
             switch json {
             case .array(let items): return .int(items.count)
             case .object(let object): return .int(object.count)
@@ -80,7 +80,7 @@ public enum Transformers {
     /// `limit: N` — the first N items of an array (or members of an object).
     public static func limit(_ n: Int, transformErrors: Bool = false) throws -> ResponseContentTransformer<JSON, JSON> {
         guard n >= 0 else { throw TransformerError(message: "limit: expected a number ≥ 0 but got \(n)") }
-        return ResponseContentTransformer(name: "limit \(n)", transformErrors: transformErrors) { json, _ in
+        return ResponseContentTransformer(name: "limit \(n)", transformErrors: transformErrors, dependsOnContentAlone: true) { json, _ in
             switch json {
             case .array(let items): return .array(Array(items.prefix(n)))
             case .object(let object): return .object(JSONObject(object.members.prefix(n).map { ($0.key, $0.value) }))
@@ -97,7 +97,7 @@ public enum Transformers {
         let pathText = descending ? String(path.dropFirst()) : path
         let parsed: JSONPath
         do { parsed = try JSONPath(pathText) } catch { throw TransformerError(message: "sort: \(error)") }
-        return ResponseContentTransformer(name: "sort \(path)", transformErrors: transformErrors) { json, _ in
+        return ResponseContentTransformer(name: "sort \(path)", transformErrors: transformErrors, dependsOnContentAlone: true) { json, _ in
             guard case .array(let items) = json else {
                 throw TransformerError(message: "sort: expected an array but found \(json.kindName)")
             }
@@ -115,7 +115,7 @@ public enum Transformers {
 
     /// `base64` — decodes a base64 body (whitespace ignored) into bytes.
     public static func base64(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, Data> {
-        ResponseContentTransformer(name: "base64", transformErrors: transformErrors) { content, _ in
+        ResponseContentTransformer(name: "base64", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
             let text = try textContent(content, for: "base64")
             let compact = text.filter { !$0.isWhitespace }
             guard let data = Data(base64Encoded: compact) else {
@@ -129,7 +129,7 @@ public enum Transformers {
     /// step (or the standard text parser, for JSON served as `text/plain`) made of them. Content
     /// that is already JSON passes through.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
-        ResponseContentTransformer(name: "json", transformErrors: transformErrors) { content, _ in
+        ResponseContentTransformer(name: "json", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
             switch content {
             case let json as JSON: return json
             case let data as Data: return try Parsers.parseJSON(data)

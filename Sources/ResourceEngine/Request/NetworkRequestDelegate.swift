@@ -34,6 +34,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         let startedAt = clock.now
         let provider = resource.service.networking
         let processesInPlace = provider.completesOffTheMainActor && !pipeline.isEmpty
+        let memo = resource.pipelineMemo
         networking = provider.startRequest(
             underlyingRequest,
             transport: configuration.transport,
@@ -43,12 +44,18 @@ final class NetworkRequestDelegate: RequestDelegate {
             completion: { result in
                 // Off the main actor already: a small body goes through the pipeline here, one
                 // hop instead of three (to the main actor, to a background queue, back).
-                if processesInPlace, let processed = NetworkRequestDelegate.processInPlace(result, pipeline: pipeline, clock: clock, startedAt: startedAt) {
-                    MainQueue.async { self.deliver(processed, handler: handler, status: result.response?.statusCode) }
+                if processesInPlace,
+                    let (processed, newMemo) = NetworkRequestDelegate.processInPlace(
+                        result, pipeline: pipeline, memo: memo, clock: clock, startedAt: startedAt)
+                {
+                    MainQueue.async {
+                        if let newMemo { self.resource.pipelineMemo = newMemo }
+                        self.deliver(processed, handler: handler, status: result.response?.statusCode)
+                    }
                     return
                 }
                 MainQueue.async {
-                    self.handleResponse(result, handler: handler, pipeline: pipeline, startedAt: startedAt)
+                    self.handleResponse(result, handler: handler, pipeline: pipeline, memo: memo, startedAt: startedAt)
                 }
             })
     }
@@ -60,8 +67,8 @@ final class NetworkRequestDelegate: RequestDelegate {
     /// The processed response for a new, small answer (not a 304, which needs the resource's
     /// data, nor a transport error); nil otherwise.
     nonisolated static func processInPlace(
-        _ result: NetworkResult, pipeline: Pipeline, clock: any EngineClock, startedAt: TimeInterval
-    ) -> ResponseInfo? {
+        _ result: NetworkResult, pipeline: Pipeline, memo: PipelineMemo?, clock: any EngineClock, startedAt: TimeInterval
+    ) -> (ResponseInfo, PipelineMemo?)? {
         guard result.error == nil, let response = result.response, response.statusCode != 304,
             (result.body?.count ?? 0) <= inPlaceLimit
         else { return nil }
@@ -70,7 +77,8 @@ final class NetworkRequestDelegate: RequestDelegate {
         let metrics = TransferMetrics(
             statusCode: response.statusCode, latency: result.timing?.total ?? max(0, now - startedAt),
             bodyBytes: result.body?.count ?? 0, finishedAt: now, timing: result.timing, certificate: result.certificate)
-        return ResponseInfo(response: pipeline.process(info), isNew: true, metrics: metrics)
+        let (processed, newMemo) = pipeline.process(info, reusing: memo)
+        return (ResponseInfo(response: processed, isNew: true, metrics: metrics), newMemo)
     }
 
     private func deliver(_ info: ResponseInfo, handler: any RequestCompletionHandler, status: Int?) {
@@ -88,7 +96,7 @@ final class NetworkRequestDelegate: RequestDelegate {
     }
 
     private func handleResponse(
-        _ result: NetworkResult, handler: any RequestCompletionHandler, pipeline: Pipeline, startedAt: TimeInterval
+        _ result: NetworkResult, handler: any RequestCompletionHandler, pipeline: Pipeline, memo: PipelineMemo?, startedAt: TimeInterval
     ) {
         let now = resource.service.clock.now
         let response = result.response
@@ -105,8 +113,9 @@ final class NetworkRequestDelegate: RequestDelegate {
         }
         let raw = info
         DispatchQueue.global(qos: .userInitiated).async {
-            let processed = pipeline.process(raw.response)
+            let (processed, newMemo) = pipeline.process(raw.response, reusing: memo)
             MainQueue.async {
+                if let newMemo { self.resource.pipelineMemo = newMemo }
                 handler.broadcastResponse(ResponseInfo(response: processed, isNew: true, metrics: raw.metrics))
             }
         }

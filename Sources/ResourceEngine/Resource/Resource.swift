@@ -52,6 +52,8 @@ public final class Resource {
 
     /// Forces the next `loadIfNeeded()` to load; cleared by any change to data or error.
     var isInvalidated = false
+    /// What the pipeline made of this resource's last remembered body (`Pipeline.process(_:reusing:)`).
+    var pipelineMemo: PipelineMemo?
 
     /// Whether the persistent cache has been consulted (once, before the first load).
     var cacheChecked = false
