@@ -22,6 +22,10 @@ public final class LiveSecrets: Sendable {
         }
     }
 
+    /// How many secret forms there are: secrets are only ever added, so an unchanged count means
+    /// an unchanged set.
+    public var count: Int { values.withLock { $0.count } }
+
     /// Every secret added, longest first.
     public var all: [String] { values.withLock { $0 } }
 }

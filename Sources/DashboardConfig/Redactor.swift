@@ -51,6 +51,10 @@ public struct Redactor: Sendable {
     }
 
     /// `text` with every secret, URL password and credential-like query value masked.
+    /// Changes whenever the secrets do (live ones are only ever added): text redacted while it
+    /// read the same needs no second pass.
+    public var secretsVersion: Int { live?.count ?? 0 }
+
     public func redact(_ text: String) -> String {
         redact(text, live: live?.all ?? [])
     }

@@ -52,6 +52,28 @@ public final class Pane {
     var cadence: ScheduledAction?
     var cadenceDue: TimeInterval?
     private var cachedContent: PaneContent?
+    /// The content `cachedContent` was made from, when JSON or text, and the redactor's secrets then.
+    private var cachedSource: (content: Source, secrets: Int)?
+
+    private enum Source {
+        case json(JSON), text(String)
+
+        init?(_ content: any Sendable) {
+            switch content {
+            case let json as JSON: self = .json(json)
+            case let text as String: self = .text(text)
+            default: return nil
+            }
+        }
+
+        /// The very content this was (see `JSON.isIdentical(to:)`).
+        func isIdentical(to content: any Sendable) -> Bool {
+            switch self {
+            case .json(let json): (content as? JSON).map(json.isIdentical(to:)) ?? false
+            case .text(let text): (content as? String) == text
+            }
+        }
+    }
     /// Formatted or raw values, the clock ages are read against (shared by the dashboard's panes).
     let display: ValueDisplay
 
@@ -72,7 +94,8 @@ public final class Pane {
         overlay.onChange = onChange
         overlay.onEvent = { [weak self] _, event in
             switch event {
-            case .newData, .error: self?.cachedContent = nil
+            case .newData: self?.dropContentUnlessUnchanged()
+            case .error: self?.cachedContent = nil
             default: break
             }
         }
@@ -184,10 +207,25 @@ public final class Pane {
             cachedContent.tableSort = tableSort
             return cachedContent
         }
+        let secrets = redactor.secretsVersion
         let content = PaneContent(shape: contentShape, content: redactor.redact(content: entity.content), display: display)
         content.tableSort = tableSort
         cachedContent = content
+        cachedSource = Source(entity.content).map { ($0, secrets) }
         return content
+    }
+
+    /// New data whose content is the very value the shown content was made from (the pipeline
+    /// hands a byte-identical body the content it made before) keeps what was made of it, unless
+    /// a secret has been learnt since; anything else is made again when next shown.
+    private func dropContentUnlessUnchanged() {
+        guard cachedContent != nil else { return }
+        if let source = cachedSource, let entity = shownEntity, source.secrets == redactor.secretsVersion,
+            source.content.isIdentical(to: entity.content)
+        {
+            return
+        }
+        cachedContent = nil
     }
 
     /// How a table pane's rows are ordered (zoom, `s`); nil: as the data lists them.
