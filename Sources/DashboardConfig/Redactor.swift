@@ -50,11 +50,11 @@ public struct Redactor: Sendable {
         self.init(secrets: spec.secrets, live: spec.liveSecrets)
     }
 
-    /// `text` with every secret, URL password and credential-like query value masked.
     /// Changes whenever the secrets do (live ones are only ever added): text redacted while it
     /// read the same needs no second pass.
     public var secretsVersion: Int { live?.count ?? 0 }
 
+    /// `text` with every secret, URL password and credential-like query value masked.
     public func redact(_ text: String) -> String {
         redact(text, live: live?.all ?? [])
     }
