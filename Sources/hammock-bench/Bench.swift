@@ -15,6 +15,7 @@ import ResourceEngineTesting
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
+///     .build/release/hammock-bench instructions --serve          the same of `hammock serve`: the engine's path, no frames
 ///     .build/release/hammock-bench ratio --endpoints 1000 --runs 5   the dashboard against the C floor, interleaved runs
 ///     .build/release/hammock-bench compare --baseline OLD [--candidate NEW]   two builds side by side, pair by pair
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
@@ -29,7 +30,7 @@ struct Bench {
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
-                       hammock-bench instructions [--endpoints 50] [--seconds 30] [--origin builtin|nginx]
+                       hammock-bench instructions [--endpoints 50] [--seconds 30] [--serve] [--origin builtin|nginx]
                        hammock-bench ratio [--endpoints 1000] [--runs 5] [--origin builtin|nginx]
                        hammock-bench compare --baseline HAMMOCK [--candidate HAMMOCK] [--endpoints 1000] [--pairs 4]
                                      [--warmup 60] [--seconds 30] [--baseline-env KEY=VALUE] [--candidate-env KEY=VALUE]
@@ -75,7 +76,8 @@ struct Bench {
             }
             if arguments.first == "instructions" {
                 try await InstructionCount.run(
-                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30)
+                    endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30,
+                    serve: arguments.contains("--serve"))
                 return
             }
             if arguments.first == "ratio" {
@@ -109,7 +111,7 @@ struct Bench {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
         let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio", "compare"]
-        let flags = ["--quick", "--floor", "--floor-curl"]
+        let flags = ["--quick", "--floor", "--floor-curl", "--serve"]
         let valued = [
             "--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs",
             "--baseline", "--candidate", "--pairs", "--warmup", "--baseline-env", "--candidate-env",

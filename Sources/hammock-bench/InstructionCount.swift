@@ -8,9 +8,11 @@ import ResourceEngineTesting
 /// The dashboard polls N endpoints every second under tmux at 200×60, drawing for real; after a
 /// warm-up callgrind's counters are zeroed, then read after the window, and the total is divided
 /// by the probes the origin answered in between. Frames are included; the kernel's share (sockets,
-/// wake-ups, the terminal) is not.
+/// wake-ups, the terminal) is not. With `serve`, `hammock serve` is counted instead: the same
+/// engine, panes and cadence without a screen, so the count holds the engine's path alone and
+/// does not move with how many frames callgrind's slowness lets through.
 enum InstructionCount {
-    static func run(endpoints: Int, seconds: Double) async throws {
+    static func run(endpoints: Int, seconds: Double, serve: Bool = false) async throws {
         let work = URL(fileURLWithPath: ScratchDirectory.path("instructions"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -19,6 +21,25 @@ enum InstructionCount {
         let config = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
         defer { try? FileManager.default.removeItem(atPath: config) }
         let profile = work.appendingPathComponent("profile").path
+        if serve {
+            // No screen, so no tmux: the prober is a child of the bench, ended once counted.
+            let pid = try EndToEndBench.spawn([
+                valgrind, "--tool=callgrind", "--callgrind-out-file=\(profile)", copy, "serve", config, "--listen", "127.0.0.1:0",
+            ])
+            try await Task.sleep(for: .seconds(20))
+            guard kill(pid, 0) == 0 else { throw TmuxHarness.Failure(description: "hammock serve under callgrind ended early") }
+            try control(["-z"])
+            _ = await server.probes()
+            try await Task.sleep(for: .seconds(seconds))
+            try control(["-d"])
+            let probes = await server.probes()
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            await server.stop()
+            try report(endpoints: endpoints, seconds: seconds, probes: probes, dump: profile + ".1", what: "hammock serve, every thread, no screen")
+            return
+        }
         let tmux = try Callgrind.start(valgrind: valgrind, hammock: copy, arguments: "'\(config)' --no-cache", profile: profile)
         try await Task.sleep(for: .seconds(20))
         try control(["-z"])
@@ -29,10 +50,14 @@ enum InstructionCount {
         try tmux.sendKeys("q")
         _ = try tmux.waitForLine(timeout: 120, "exit") { $0.hasPrefix("exit") }
         await server.stop()
-        let instructions = try total(profile + ".1")
+        try report(endpoints: endpoints, seconds: seconds, probes: probes, dump: profile + ".1", what: "every thread, frames included")
+    }
+
+    private static func report(endpoints: Int, seconds: Double, probes: Int, dump: String, what: String) throws {
+        let instructions = try total(dump)
         guard probes > 0 else { throw TmuxHarness.Failure(description: "no probe answered in \(seconds) s") }
         print("\(endpoints) endpoints, \(Int(seconds)) s: \(probes) probes, \(instructions) instructions")
-        print("instructions per probe: \(instructions / UInt64(probes))  (user space, every thread, frames included)")
+        print("instructions per probe: \(instructions / UInt64(probes))  (user space, \(what))")
     }
 
     /// `callgrind_control` on every callgrind process of this user (the bench runs one).
