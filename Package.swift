@@ -8,7 +8,8 @@ let strict: [SwiftSetting] = [
 
 // The hammock binary is linked by lld with the functions a running dashboard executes packed together
 // (Sources/hammock/hammock.order, written by `hammock-bench link-order`) and relative relocations
-// packed (RELR): fewer pages of the binary are touched at start and while it runs (DECISIONS §17).
+// packed (RELR), and none of its own symbols exported (the static Swift toolchain links with
+// -export-dynamic): fewer pages of the binary are touched at start and while it runs (DECISIONS §17).
 let packageRoot = String(#filePath.dropLast("Package.swift".count))
 let hammockLinking: [LinkerSetting] = [
     // jemalloc in place of glibc's malloc (Debian's libjemalloc-dev): a tenth to an eighth less CPU
@@ -20,6 +21,7 @@ let hammockLinking: [LinkerSetting] = [
             "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--symbol-ordering-file=\(packageRoot)Sources/hammock/hammock.order",
             "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "--no-export-dynamic",
         ],
         .when(platforms: [.linux]))
 ]

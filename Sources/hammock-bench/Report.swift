@@ -99,6 +99,16 @@ enum Report {
         }
         let stale = coverage.found * 10 < coverage.listed * 9 ? " — stale: rerun `hammock-bench link-order`" : ""
         return "Packed functions: \(coverage.found) of the \(coverage.listed) listed in Sources/hammock/hammock.order are in this binary\(stale)."
+            + exportLine(hammock: hammock)
+    }
+
+    /// What the binary exports beyond jemalloc's `malloc_conf` (nothing, when linked as Package.swift says).
+    static func exportLine(hammock: String) -> String {
+        guard let exported = Linkage.exportedSymbols(executable: hammock) else { return "" }
+        let extra = exported.filter { $0 != "malloc_conf" }
+        return extra.isEmpty
+            ? " It exports no symbol of its own."
+            : " It exports \(extra.count) symbols of its own — more pages resident: check the linker flags in Package.swift."
     }
 
     static func machine() -> String {
