@@ -42,6 +42,7 @@ let package = Package(
         .executable(name: "terminal-demo", targets: ["terminal-demo"]),
         .executable(name: "hammock-bench", targets: ["hammock-bench"]),
         .executable(name: "hammock-curl-floor", targets: ["hammock-curl-floor"]),
+        .executable(name: "hammock-swift-floor", targets: ["hammock-swift-floor"]),
         // Preloaded by the bench to count allocations per probe.
         .library(name: "HammockMallocCount", type: .dynamic, targets: ["CMallocCount"]),
     ],
@@ -138,8 +139,10 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
-        // The bench's floors in C: libcurl alone polling N endpoints, and an allocation counter.
+        // The bench's floors: libcurl alone polling N endpoints (in C, and in Swift below), and an allocation counter.
         .executableTarget(name: "hammock-curl-floor", linkerSettings: [.linkedLibrary("curl")]),
+        // The same loop in Swift without Foundation: what the Swift runtime adds to libcurl's floor.
+        .executableTarget(name: "hammock-swift-floor", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "CMallocCount"),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),

@@ -231,6 +231,12 @@ struct Bench {
                 } else {
                     print("  (no hammock-curl-floor next to hammock-bench: swift build -c release builds it)")
                 }
+                if let floor = try await EndToEndBench.swiftFloor(endpoints: n, seconds: seconds) {
+                    endToEnd.append(floor)
+                    rows += 1
+                } else {
+                    print("  (no hammock-swift-floor next to hammock-bench: swift build -c release builds it)")
+                }
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds, curl: true))
                 endToEnd.append(try await EndToEndBench.floor(bench: CommandLine.arguments[0], endpoints: n, seconds: seconds))
                 rows += 2

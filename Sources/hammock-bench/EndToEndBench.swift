@@ -140,13 +140,24 @@ enum EndToEndBench {
 
     /// `hammock-curl-floor`: libcurl's multi interface in C, N reused handles, nothing else.
     static func cFloor(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
-        let floor = Bench.binDirectory.appendingPathComponent("hammock-curl-floor").path
+        try await loopFloor("hammock-curl-floor", label: "libcurl in C (floor)", endpoints: endpoints, seconds: seconds, warmup: warmup)
+    }
+
+    /// `hammock-swift-floor`: the same loop in Swift without Foundation, so its memory is what the
+    /// Swift runtime adds to libcurl's before a program does anything of its own.
+    static func swiftFloor(endpoints: Int, seconds: Double, warmup: Double = 3) async throws -> Result? {
+        try await loopFloor("hammock-swift-floor", label: "libcurl in Swift, no Foundation (floor)", endpoints: endpoints, seconds: seconds, warmup: warmup)
+    }
+
+    /// A floor program next to the bench (`NAME BASE_URL N SECONDS`), or nil when it is not built.
+    private static func loopFloor(_ name: String, label: String, endpoints: Int, seconds: Double, warmup: Double) async throws -> Result? {
+        let floor = Bench.binDirectory.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: floor) else { return nil }
         let server = try await startServer()
         let pid = try spawn([floor, server.baseURL, "\(endpoints)", "\(Int(seconds + warmup + 2))"])
         let result = await sample(pid: pid, origin: server, seconds: seconds, warmup: warmup)
         await server.stop()
-        return Result(label: "libcurl in C (floor)", endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
+        return Result(label: label, endpoints: endpoints, figures: result.figures, probesPerSecond: result.probes)
     }
 
     /// A peer, when its Debian package is installed: monit checking N HTTP endpoints every

@@ -39,9 +39,10 @@ enum Report {
             Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
             server. `hammock serve` (the same panes without a screen, serving `/metrics`, as
             blackbox_exporter does) is measured like the dashboard, after the same warm-up.
-            Three floors make the same requests at the same rate and do nothing else:
-            `hammock-curl-floor` (libcurl's multi interface in C, handles reused), a plain loop over
-            `CurlProvider` (hammock's own transport) and a plain URLSession loop. CPU per probe is
+            Four floors make the same requests at the same rate and do nothing else:
+            `hammock-curl-floor` (libcurl's multi interface in C, handles reused), the same loop in
+            Swift without Foundation (`hammock-swift-floor`: what the Swift runtime adds), a plain
+            loop over `CurlProvider` (hammock's own transport) and a plain URLSession loop. CPU per probe is
             CPU time over probes; allocations per probe are counted in a separate 5 s run with
             `libHammockMallocCount.so` preloaded (malloc, calloc, realloc and the aligned allocators).
             The idle row is the same dashboard with 50 panes that refresh every 10 minutes, measured
