@@ -26,16 +26,19 @@ enum InstructionCount {
             let pid = try EndToEndBench.spawn([
                 valgrind, "--tool=callgrind", "--callgrind-out-file=\(profile)", copy, "serve", config, "--listen", "127.0.0.1:0",
             ])
+            defer {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
             try await Task.sleep(for: .seconds(20))
-            guard kill(pid, 0) == 0 else { throw TmuxHarness.Failure(description: "hammock serve under callgrind ended early") }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == 0 else { throw TmuxHarness.Failure(description: "hammock serve under callgrind ended early") }
             try control(["-z"])
             _ = await server.probes()
             try await Task.sleep(for: .seconds(seconds))
             try control(["-d"])
             let probes = await server.probes()
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
             await server.stop()
             try report(endpoints: endpoints, seconds: seconds, probes: probes, dump: profile + ".1", what: "hammock serve, every thread, no screen")
             return
