@@ -34,26 +34,28 @@ enum InstructionCount {
             try await Task.sleep(for: .seconds(20))
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == 0 else { throw TmuxHarness.Failure(description: "hammock serve under callgrind ended early") }
-            try control(["-z"])
-            _ = await server.probes()
-            try await Task.sleep(for: .seconds(seconds))
-            try control(["-d"])
-            let probes = await server.probes()
+            let probes = try await countWindow(seconds: seconds, origin: server)
             await server.stop()
             try report(endpoints: endpoints, seconds: seconds, probes: probes, dump: profile + ".1", what: "hammock serve, every thread, no screen")
             return
         }
         let tmux = try Callgrind.start(valgrind: valgrind, hammock: copy, arguments: "'\(config)' --no-cache", profile: profile)
         try await Task.sleep(for: .seconds(20))
-        try control(["-z"])
-        _ = await server.probes()
-        try await Task.sleep(for: .seconds(seconds))
-        try control(["-d"])
-        let probes = await server.probes()
+        let probes = try await countWindow(seconds: seconds, origin: server)
         try tmux.sendKeys("q")
         _ = try tmux.waitForLine(timeout: 120, "exit") { $0.hasPrefix("exit") }
         await server.stop()
         try report(endpoints: endpoints, seconds: seconds, probes: probes, dump: profile + ".1", what: "every thread, frames included")
+    }
+
+    /// Callgrind's counters zeroed, `seconds` of probing, the counters dumped: the probes the
+    /// origin answered in that window.
+    private static func countWindow(seconds: Double, origin: BenchOrigin) async throws -> Int {
+        try control(["-z"])
+        _ = await origin.probes()
+        try await Task.sleep(for: .seconds(seconds))
+        try control(["-d"])
+        return await origin.probes()
     }
 
     private static func report(endpoints: Int, seconds: Double, probes: Int, dump: String, what: String) throws {

@@ -17,7 +17,7 @@ enum Report {
 
             Measured by `swift build \(build) && .build/release/\(command)` (release build,
             \(isStatic ? "Swift runtime linked statically" : "Swift runtime linked dynamically")) on \(machine()).
-            \(orderLine(hammock: hammock))
+            \(orderLine(hammock: hammock))\(exportLine(hammock: hammock))
             Figures from one run; rerun the command to reproduce.
 
             ## Engine and screen (in process)
@@ -100,7 +100,6 @@ enum Report {
         }
         let stale = coverage.found * 10 < coverage.listed * 9 ? " — stale: rerun `hammock-bench link-order`" : ""
         return "Packed functions: \(coverage.found) of the \(coverage.listed) listed in Sources/hammock/hammock.order are in this binary\(stale)."
-            + exportLine(hammock: hammock)
     }
 
     /// What the binary exports beyond jemalloc's `malloc_conf` (nothing, when linked as Package.swift says).
