@@ -19,18 +19,13 @@ public enum CurlCommand {
         {
             urlTemplate = base.template + urlTemplate.dropFirst(base.template.count + 1)
         }
-        let url = spec.url(for: pane).flatMap(URL.init(string:))
-        let base = service.baseURL.flatMap { URL(string: $0.value) }
         // Headers in the order the engine applies them; later ones win, names compared without case.
-        var headers: [HeaderSpec] = service.headers
-        if let url {
-            for block in spec.configure where block.service == nil || block.service == pane.service {
-                let methods = block.methods ?? RequestMethod.allCases
-                guard methods.contains(pane.method), block.pattern.configurationPattern(baseURL: base)(url) else { continue }
-                headers += block.headers
-            }
-        }
-        if !pane.withoutAuth, case .header(let header)? = service.auth { headers.append(header) }
+        let blocks = spec.blocks(for: pane)
+        // The service's own headers and credentials go only under its base URL.
+        let credentials = spec.isUnderItsServiceBase(pane)
+        var headers: [HeaderSpec] = credentials ? service.headers : []
+        for block in blocks { headers += block.headers }
+        if credentials, !pane.withoutAuth, case .header(let header)? = service.auth { headers.append(header) }
         headers += pane.headers
         var byName: [String: HeaderSpec] = [:]
         var order: [String] = []
@@ -54,7 +49,7 @@ public enum CurlCommand {
                 options.append("-H " + doubleQuoted(header.name + ": " + template))
             }
         }
-        if !pane.withoutAuth {
+        if credentials, !pane.withoutAuth {
             switch service.auth {
             case .digest(let user, let password)?:
                 options.append("--digest -u " + doubleQuoted(user.template + ":" + password.template))
@@ -69,15 +64,15 @@ public enum CurlCommand {
         if let body = pane.body {
             options.append("--data-binary " + singleQuoted(String(decoding: body.data, as: UTF8.self)))
         }
-        let transport = service.tls
+        let transport = credentials ? service.tls : nil
         if transport?.insecure == true { options.append("-k") }
         if let ca = transport?.caFile { options.append("--cacert " + singleQuoted(ca)) }
         if let certificate = transport?.clientCertificate { options.append("--cert " + singleQuoted(certificate)) }
         if let key = transport?.clientKey { options.append("--key " + singleQuoted(key)) }
-        if let timeout = pane.timeout ?? service.timeout, timeout.isFinite, timeout > 0 {
+        if let timeout = pane.timeout ?? blocks.compactMap(\.timeout).last ?? service.timeout, timeout.isFinite, timeout > 0 {
             options.append("--max-time " + JSON.format(timeout))
         }
-        let redirects = service.redirects ?? 10
+        let redirects = (credentials ? service.redirects : nil) ?? 10
         if redirects > 0 { options.append("-L --max-redirs \(redirects)") }
         options.append(doubleQuoted(urlTemplate))
         var command = options.joined(separator: " \\\n  ")

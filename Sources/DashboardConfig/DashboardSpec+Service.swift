@@ -2,28 +2,35 @@ import Foundation
 import ResourceEngine
 
 extension DashboardSpec {
-    /// A service configured from this spec.
+    /// The engine services this spec describes (see `ServiceGroup`), all on one transport and clock.
     ///
-    /// Service-wide timings apply to every URL; service headers only under the base URL (`**`),
-    /// so credentials never go to another host. Then each `configure` block becomes a
-    /// `Service.configure` entry, in file order: every matching block applies, later ones win.
+    /// Each service has its timings for every URL it requests, and its headers, credentials, TLS,
+    /// redirects, cookies and login only under its base URL, so credentials never go to another
+    /// host. Then each `configure` block becomes a `Service.configure` entry, in file order, in
+    /// the service it names (or every service, when it names none): every matching block
+    /// applies, later ones win.
     @MainActor
-    public func makeService(
+    public func makeServices(
         networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock(), cache: (any EntityCache)? = nil
-    ) -> Service {
-        let service = Service(
-            baseURL: self.service.baseURL?.value, standardTransformers: self.service.standardTransformers,
-            networking: networking, clock: clock)
-        if let cache {
-            let namespace = cacheFingerprint
-            let safe = RedactingEntityCache(cache, redactor: Redactor(self))
-            service.configure(description: "persistent cache") {
-                $0.cache = safe
-                $0.cacheNamespace = namespace
+    ) -> ServiceGroup {
+        let networking = networking ?? URLSessionProvider()
+        func make(_ spec: ServiceSpec) -> Service {
+            let engine = Service(
+                baseURL: spec.baseURL?.value, standardTransformers: service.standardTransformers, networking: networking, clock: clock)
+            if let cache {
+                // Each service's cached answers are its own: another service's credentials may
+                // see another answer at the same URL.
+                let namespace = cacheFingerprint + (spec.name.map { " service " + $0 } ?? "")
+                let safe = RedactingEntityCache(cache, redactor: Redactor(self))
+                engine.configure(description: "persistent cache") {
+                    $0.cache = safe
+                    $0.cacheNamespace = namespace
+                }
             }
+            configure(engine, as: spec)
+            return engine
         }
-        configure(service)
-        return service
+        return ServiceGroup(main: make(service), named: services.compactMap { spec in spec.name.map { ($0, make(spec)) } })
     }
 
     /// A hash of what shapes cached content: the standard parsers and every configure block's
@@ -39,38 +46,50 @@ extension DashboardSpec {
         return String(SHA256.hex(parts.joined(separator: "\n")).prefix(16))
     }
 
-    /// Adds this spec's configuration to `service`.
+    /// Where this dashboard keeps its probe histories: its own config file (as the file system
+    /// resolves it) and the fingerprint of what shapes its content, so another config polling
+    /// the same URL never counts in this one's uptime.
+    public var historyNamespace: String {
+        var resolved = file
+        if let real = realpath(file, nil) {
+            resolved = String(cString: real)
+            free(real)
+        } else if !file.hasPrefix("/") {
+            resolved = FileManager.default.currentDirectoryPath + "/" + file
+        }
+        return cacheFingerprint + "\n" + resolved
+    }
+
+    /// Adds the configuration of the service `spec` describes to `service`, its engine service.
     ///
-    /// The `service:` section first (its timings for every URL, the rest under its base URL),
-    /// then each named service under its own base URL (`https://shop.internal/v2/**`), in file
-    /// order, then the `configure:` blocks. All of it through `Service.configure`, by pattern.
+    /// Its timings for every URL; headers, credentials, TLS, redirects, cookies and its login
+    /// under its base URL (`https://shop.internal/v2/**`); then the `configure:` blocks that name
+    /// it or no service, in file order. All of it through `Service.configure`, by pattern.
     @MainActor
-    public func configure(_ service: Service) {
-        let defaults = self.service
-        if defaults.expiration != nil || defaults.retry != nil || defaults.timeout != nil {
-            service.configure(description: "service defaults") { config in
-                if let expiration = defaults.expiration { config.expirationTime = expiration }
-                if let retry = defaults.retry { config.retryTime = retry }
-                if let timeout = defaults.timeout { config.timeout = timeout }
+    public func configure(_ service: Service, as spec: ServiceSpec) {
+        let name = spec.name.map { "service \($0)" } ?? "service"
+        if spec.expiration != nil || spec.retry != nil || spec.timeout != nil {
+            service.configure(description: "\(name) timings") { config in
+                if let expiration = spec.expiration { config.expirationTime = expiration }
+                if let retry = spec.retry { config.retryTime = retry }
+                if let timeout = spec.timeout { config.timeout = timeout }
             }
         }
-        if service.baseURL != nil { configure(service, with: defaults, under: "**", timings: false) }
-        for named in services {
-            guard let base = named.normalizedBaseURL else { continue }
+        if let base = spec.normalizedBaseURL {
             let withoutQuery = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            configure(service, with: named, under: withoutQuery + "**", timings: true)
+            configureCredentials(service, with: spec, under: withoutQuery + "**")
         }
-        for block in configure {
-            let transformers = block.pipeline.map { stage in
+        for block in blocks(for: spec) {
+            let transformers = block.block.pipeline.map { stage in
                 // Validated when the file was loaded, so building cannot fail here.
                 (stage.stage.key, stage.transformers.compactMap { try? $0.makeTransformer() })
             }
-            let headers = block.headers
-            service.configure(block.pattern, requestMethods: block.methods, description: "\(block.pattern) (line \(block.line))") { config in
-                if let expiration = block.expiration { config.expirationTime = expiration }
-                if let retry = block.retry { config.retryTime = retry }
-                if let timeout = block.timeout { config.timeout = timeout }
-                DashboardSpec.apply(headers, to: &config)
+            let spec = block.block
+            service.configure(block.pattern, requestMethods: spec.methods, description: "\(spec.pattern) (line \(spec.line))") { config in
+                if let expiration = spec.expiration { config.expirationTime = expiration }
+                if let retry = spec.retry { config.retryTime = retry }
+                if let timeout = spec.timeout { config.timeout = timeout }
+                DashboardSpec.apply(spec.headers, to: &config)
                 for (key, list) in transformers {
                     config.pipeline[key].removeTransformers()
                     for transformer in list { config.pipeline[key].add(transformer) }
@@ -79,18 +98,41 @@ extension DashboardSpec {
         }
     }
 
-    /// One service's settings for the URLs under `pattern` (its base URL): headers and credentials,
-    /// TLS, redirects, cookies, its login; with `timings`, its expiration, retry and timeout too.
-    @MainActor
-    private func configure(_ service: Service, with spec: ServiceSpec, under pattern: String, timings: Bool) {
-        let name = spec.name.map { "service \($0)" } ?? "service"
-        if timings, spec.expiration != nil || spec.retry != nil || spec.timeout != nil {
-            service.configure(pattern, description: "\(name) timings") { config in
-                if let expiration = spec.expiration { config.expirationTime = expiration }
-                if let retry = spec.retry { config.retryTime = retry }
-                if let timeout = spec.timeout { config.timeout = timeout }
-            }
+    /// The `configure:` blocks that apply in the service `spec` describes, in file order, each with
+    /// its pattern as an absolute glob: those that name it, and those that name no service (a path
+    /// pattern is under the `service:` section's base URL, or this service's when that has none).
+    public func blocks(for spec: ServiceSpec) -> [(block: ConfigureBlockSpec, pattern: String)] {
+        let root = (service.normalizedBaseURL ?? spec.normalizedBaseURL)?
+            .split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+        return configure.compactMap { block in
+            if let named = block.service { return named == spec.name ? (block, block.pattern) : nil }
+            guard !WrittenURL.isAbsolute(block.pattern), let root else { return (block, block.pattern) }
+            return (block, root + (block.pattern.hasPrefix("/") ? String(block.pattern.dropFirst()) : block.pattern))
         }
+    }
+
+    /// The blocks that apply to a pane's request (its service's, for its URL and method), in order.
+    public func blocks(for pane: PaneSpec) -> [ConfigureBlockSpec] {
+        guard let url = url(for: pane).flatMap(URL.init(string:)) else { return [] }
+        return blocks(for: serviceSpec(for: pane)).compactMap { block, pattern in
+            guard block.applies(to: pane.method), pattern.configurationPattern(baseURL: nil)(url) else { return nil }
+            return block
+        }
+    }
+
+    /// True when a pane's URL is under its service's base URL: only there do the service's
+    /// headers, credentials, TLS settings and cookies go with it.
+    public func isUnderItsServiceBase(_ pane: PaneSpec) -> Bool {
+        guard let base = serviceSpec(for: pane).normalizedBaseURL, let url = url(for: pane).flatMap(URL.init(string:)) else { return false }
+        let root = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return (root + "**").configurationPattern(baseURL: nil)(url)
+    }
+
+    /// One service's credentials and transport for the URLs under `pattern` (its base URL):
+    /// headers, auth, TLS, redirects, cookies, its login.
+    @MainActor
+    private func configureCredentials(_ service: Service, with spec: ServiceSpec, under pattern: String) {
+        let name = spec.name.map { "service \($0)" } ?? "service"
         let headers = spec.allHeaders
         var credentials: HTTPCredentials?
         if case .digest(let user, let password) = spec.auth {
@@ -152,8 +194,9 @@ extension DashboardSpec {
     /// as written, so the event log can show logins like any other request. The same resources the
     /// sessions use.
     @MainActor
-    public func loginResources(in service: Service) -> [(name: String, displayURL: String, resource: Resource)] {
+    public func loginResources(in services: ServiceGroup) -> [(name: String, displayURL: String, resource: Resource)] {
         allServices.compactMap { spec in
+            let service = services.service(named: spec.name)
             guard case .session(let login) = spec.auth, let resource = loginResource(login, of: spec, in: service) else { return nil }
             let display = WrittenURL.absolute(base: spec.baseURL?.display, written: login.url.display, params: [], encoding: false) ?? login.url.display
             return ("login \(spec.name ?? "service")", display, resource)
@@ -187,15 +230,15 @@ extension DashboardSpec {
     public static let defaultRefreshInterval: TimeInterval = 5
 
     /// Seconds between a pane's refreshes: its `every`, else the `expiration` that applies to its
-    /// URL (the service's, then every matching `configure` block for GET in file order, as the
+    /// URL (its service's, then every matching `configure` block for GET in file order, as the
     /// engine would apply them), else `defaultRefreshInterval`.
     public func refreshInterval(for pane: PaneSpec) -> TimeInterval {
         if let every = pane.every { return max(every, ConfigLoader.minimumEvery) }
-        var interval = serviceSpec(for: pane).expiration ?? service.expiration ?? Self.defaultRefreshInterval
-        guard let url = url(for: pane).flatMap(URL.init(string:)) else { return interval }
-        let base = service.baseURL.flatMap { URL(string: $0.value) }
-        for block in configure where block.expiration != nil && (block.methods?.contains(.get) ?? true) {
-            if block.pattern.configurationPattern(baseURL: base)(url) { interval = block.expiration! }
+        var interval = serviceSpec(for: pane).expiration ?? Self.defaultRefreshInterval
+        var get = pane
+        get.method = .get
+        for block in blocks(for: get) {
+            if let expiration = block.expiration { interval = expiration }
         }
         // `expiration: 0` (always stale, to the engine) must not make a pane load back to back.
         return max(interval, ConfigLoader.minimumEvery)
@@ -204,8 +247,8 @@ extension DashboardSpec {
     /// The resource a pane watches: its URL as written, and its own load request when it is more
     /// than a GET (so panes sending different requests never share a state).
     @MainActor
-    public func resource(for pane: PaneSpec, in service: Service) -> Resource {
-        service.resource(absoluteURL: url(for: pane)).withLoadRequest(pane.loadRequest)
+    public func resource(for pane: PaneSpec, in services: ServiceGroup) -> Resource {
+        services.service(named: pane.service).resource(absoluteURL: url(for: pane)).withLoadRequest(pane.loadRequest)
     }
 
     /// The spec as text with every secret redacted, for `hammock check` and logs.

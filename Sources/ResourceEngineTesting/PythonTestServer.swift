@@ -22,7 +22,7 @@ import Glibc
 /// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
 /// - `/ndjson`: three JSON values, one per line, as `application/x-ndjson`.
 /// - `/xml`: a small `application/xml` document.
-/// - `/slow?ms=N`: answers after N milliseconds.
+/// - `/slow?ms=N` (and `…/slow`): answers after N milliseconds.
 /// - anything else: `{"ok":true,"path":…}`.
 ///
 /// Runs as a child process (`python3`), stopped with SIGKILL.
@@ -223,7 +223,7 @@ public final class PythonTestServer: @unchecked Sendable {
                     self.answer(200, lines, content_type="application/x-ndjson")
                 elif url.path == "/xml":
                     self.answer(200, b'<?xml version="1.0"?><status>up</status>', content_type="application/xml")
-                elif url.path == "/slow":
+                elif url.path.endswith("/slow"):
                     time.sleep(int(query.get("ms", "1000")) / 1000)
                     self.answer(200, {"slow": True})
                 else:

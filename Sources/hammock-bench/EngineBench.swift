@@ -124,7 +124,7 @@ enum EngineBench {
         let backend = TestBackend(columns: 200, rows: 60)
         let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler) {
-            $0.makeService(networking: network, clock: clock)
+            $0.makeServices(networking: network, clock: clock)
         }
         for i in 0..<24 {
             let body = i % 4 == 1 ? #"[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"name":"c"}]"# : #"{"status":"UP","version":"1.4.2","n":\#(i)}"#
@@ -178,7 +178,7 @@ extension EngineBench {
         let clock = ManualClock()
         let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         let app = DashboardApp(spec: spec, terminal: Terminal(backend: TestBackend(columns: 200, rows: 60)), clock: clock, scheduler: scheduler) {
-            $0.makeService(networking: network, clock: clock)
+            $0.makeServices(networking: network, clock: clock)
         }
         let json = megabyteOfJSON()
         network.stub(.get, "https://api.bench/big", .init(status: 200, headers: ["Content-Type": "application/json"], body: json))
@@ -215,7 +215,7 @@ extension EngineBench {
         let clock = ManualClock()
         let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         let app = DashboardApp(spec: spec, terminal: Terminal(backend: TestBackend(columns: 200, rows: 40)), clock: clock, scheduler: scheduler) {
-            $0.makeService(networking: network, clock: clock)
+            $0.makeServices(networking: network, clock: clock)
         }
         network.stub(.get, "https://api.bench/line", .text(String(repeating: "x", count: 7_000_000)))
         network.stub(.get, "https://api.bench/error", .json(#"{"message":"\#(String(repeating: "E", count: 5_000_000))"}"#, status: 500))

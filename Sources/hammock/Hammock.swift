@@ -303,7 +303,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         let spec = try loadConfig(config)
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         let result = await Snapshot.take(spec: spec, columns: width, rows: height, historyStore: cache.directory.map(HistoryStore.init)) {
-            $0.makeService(networking: Hammock.networking())
+            $0.makeServices(networking: Hammock.networking())
         }
         if json {
             printLine(result.json.prettyPrinted())

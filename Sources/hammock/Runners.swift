@@ -40,7 +40,7 @@ enum DashboardRunner {
         let app = DashboardApp(
             spec: spec, terminal: terminal, clock: SystemClock(), scheduler: DispatchScheduler(),
             historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init), environment: environment
-        ) { $0.makeService(networking: Hammock.networking(), cache: cache) }
+        ) { $0.makeServices(networking: Hammock.networking(), cache: cache) }
         holder.app = app
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
@@ -94,7 +94,7 @@ enum ServeRunner {
     static func run(spec: DashboardSpec, environment: [String: String], listen: ListenAddress, location: String?, redactor: SharedRedactor) async -> Int32 {
         // No persistent cache: a prober reports what it saw in this run, never data from the last.
         let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment) {
-            $0.makeService(networking: Hammock.networking())
+            $0.makeServices(networking: Hammock.networking())
         }
         let server: MetricsServer
         do {
@@ -135,7 +135,7 @@ enum ServeRunner {
 @MainActor
 enum EventsRunner {
     static func run(spec: DashboardSpec, limit: Int?) async {
-        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeService(networking: Hammock.networking()) }
+        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeServices(networking: Hammock.networking()) }
         var signals: SignalPipe?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()

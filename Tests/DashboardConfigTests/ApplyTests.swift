@@ -42,7 +42,7 @@ import Testing
     private func makeService() throws -> (Service, FakeNetworkingProvider, DashboardSpec) {
         let spec = try ConfigLoader.parse(text, file: "t.yaml", environment: ["TOKEN": "abc"])
         let network = FakeNetworkingProvider()
-        return (spec.makeService(networking: network, clock: ManualClock()), network, spec)
+        return (spec.makeServices(networking: network, clock: ManualClock()).main, network, spec)
     }
 
     @Test func serviceDefaultsApplyEverywhereHeadersOnlyUnderTheBase() throws {
@@ -71,7 +71,7 @@ import Testing
 
     @Test func pipelinesShapeResponses() async throws {
         let (service, network, spec) = try makeService()
-        let orders = spec.resource(for: spec.panes[0], in: service)
+        let orders = spec.resource(for: spec.panes[0], in: ServiceGroup(main: service))
         #expect(orders.url.absoluteString == "https://api.example.test/v2/orders/open?state=open&limit=5", "params in file order, as written")
         network.stub(.get, orders.url.absoluteString, .json(#"{"items":[{"id":1,"total":5}],"page":1}"#))
         _ = try await orders.load().awaitResult()
@@ -91,13 +91,13 @@ import Testing
 
     @Test func absolutePaneResourcesIgnoreTheBase() throws {
         let (service, _, spec) = try makeService()
-        #expect(spec.resource(for: spec.panes[1], in: service).url.absoluteString == "https://status.other.test/health")
+        #expect(spec.resource(for: spec.panes[1], in: ServiceGroup(main: service)).url.absoluteString == "https://status.other.test/health")
     }
 
     @Test func standardTransformersCanBeChosen() async throws {
         let spec = try ConfigLoader.parse("service:\n  baseURL: https://x.test/\n  transformers: [text]\npanes:\n  - title: A\n    resource: /a\n", file: "t.yaml")
         let network = FakeNetworkingProvider()
-        let service = spec.makeService(networking: network, clock: ManualClock())
+        let service = spec.makeServices(networking: network, clock: ManualClock()).main
         let resource = service.resource("/a")
         network.stub(.get, resource.url.absoluteString, .json("[1]"))
         _ = try await resource.load().awaitResult()

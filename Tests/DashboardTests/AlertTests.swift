@@ -258,7 +258,7 @@ import Testing
             """, file: "snap.yaml", environment: [:])
         let network = FakeNetworkingProvider()
         network.stub(.get, "https://api.test/wobbly", Self.status(503))
-        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeService(networking: network) }
+        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeServices(networking: network) }
         let pane = try #require(result.json["panes"]?[0])
         #expect(pane["state"] == "degraded")
         #expect(pane["degraded"] == "1 of 3 failed probes before it fails")
@@ -351,7 +351,7 @@ extension AlertTests {
         let network = FakeNetworkingProvider()
         network.stub(.get, "https://api.test/down", Self.status(500))
         network.stub(.post, "https://hooks.test/x", .json("{}"))
-        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeService(networking: network) }
+        let result = await Snapshot.take(spec: spec, columns: 60, rows: 8) { $0.makeServices(networking: network) }
         #expect(result.json["panes"]?[0]?["state"] == "failing")
         try await drainMainQueue(turns: 3)
         #expect(network.requestCount(for: "https://hooks.test/x") == 0, "a script's one-off look does not post the webhook")

@@ -32,7 +32,7 @@ import Testing
         let app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
             timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0, historyStore: HistoryStore(directory: directory)
-        ) { [network, clock] in $0.makeService(networking: network, clock: clock, cache: cache) }
+        ) { [network, clock] in $0.makeServices(networking: network, clock: clock, cache: cache) }
         return (app, cache)
     }
 
@@ -68,6 +68,28 @@ import Testing
         #expect(!backend.lines[1].contains("cached"))
         #expect(app.history(for: app.panes[0])?.probes.count == 3)
         app.stop()
+    }
+
+    /// Another config file polling the same URL keeps a history of its own: its probes never
+    /// count in this dashboard's uptime, and the same file opened again finds its own.
+    @Test func aHistoryBelongsToItsOwnConfigFile() async throws {
+        network.stub(.get, "https://api.test/orders", .json(#"{"items":[{"id":1,"total":"9.50"}]}"#))
+        func run(_ file: String) async throws -> Int? {
+            clock.advance(by: 300)
+            let spec = try ConfigLoader.parse(yaml, file: directory.path + "/" + file)
+            let (app, cache) = makeApp(spec: spec, backend: TestBackend(columns: 60, rows: 8))
+            app.start()
+            for request in app.panes.flatMap(\.resource.loadRequests) { _ = try await request.awaitResult() }
+            try await drainMainQueue(turns: 2)
+            let kept = app.history(for: app.panes[0])?.probes.count
+            app.stop()
+            cache.flush()
+            return kept
+        }
+        #expect(try await run("shop.yaml") == 1)
+        #expect(try await run("shop.yaml") == 2, "the same file continues its history")
+        #expect(try await run("other.yaml") == 1, "another file polling the same URL starts its own")
+        #expect(try await run("shop.yaml") == 3)
     }
 
     @Test func aChangedPipelineDoesNotServeOldShapedData() async throws {

@@ -32,7 +32,7 @@ final class DashboardHarness {
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
             timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval, loadSettleTime: loadSettleTime,
             environment: environment
-        ) { spec in spec.makeService(networking: network, clock: clock) }
+        ) { spec in spec.makeServices(networking: network, clock: clock) }
         app.onQuit = { [weak self] in self?.quitStatus = $0 }
     }
 

@@ -24,7 +24,7 @@ final class LiveDashboard {
         app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
             timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0, environment: environment
-        ) { $0.makeService(networking: networking, clock: clock) }
+        ) { $0.makeServices(networking: networking, clock: clock) }
     }
 
     /// Waits for every load in flight, then for the frames they asked for.

@@ -23,7 +23,7 @@ import Testing
         h.stub("b", AlertTests.status(500))
         h.app.start()
         try await h.settle()
-        weak let oldService = h.app.service
+        weak let oldService = h.app.services.main
         weak let oldPane = h.app.panes.first
         weak let oldResource = h.app.panes.first?.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: B", with: "title: C"), file: "hammock.yaml", environment: [:])
@@ -55,7 +55,7 @@ extension ReloadLeakTests {
         try await h.settle()
         try await h.settle()
         #expect(h.app.panes[0].health == .ok)
-        weak let oldService = h.app.service
+        weak let oldService = h.app.services.main
         weak let oldResource = h.app.panes.first?.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: Orders", with: "title: Orders2"), file: "hammock.yaml", environment: [:])
         h.app.send(.configReloaded(.reloaded(spec)))

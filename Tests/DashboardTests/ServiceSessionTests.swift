@@ -24,8 +24,8 @@ import Testing
     /// A loaded config (BASE is the server) and the service it makes.
     final class Setup {
         let spec: DashboardSpec
-        let service: Service
-        init(spec: DashboardSpec, service: Service) {
+        let service: ServiceGroup
+        init(spec: DashboardSpec, service: ServiceGroup) {
             self.spec = spec
             self.service = service
         }
@@ -36,7 +36,7 @@ import Testing
         let text = yaml.replacingOccurrences(of: "BASE", with: server.baseURL)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let spec = try ConfigLoader.load(path: path, environment: environment)
-        return Setup(spec: spec, service: spec.makeService(networking: CurlProvider(), clock: clock))
+        return Setup(spec: spec, service: spec.makeServices(networking: CurlProvider(), clock: clock))
     }
 
     private func load(_ setup: Setup, _ title: String) async throws -> Response {
@@ -304,5 +304,31 @@ import Testing
         let byURL = try #require(json(try await load(run, "Billing by URL"))?["headers"])
         #expect(byURL["authorization"] == nil)
         #expect(byURL["x-team"] == nil)
+    }
+
+    /// Two services whose base URLs overlap (`BASE` and `BASE-/`): each pane's request has its own
+    /// service's headers and timeout, never the other's, and the same URL requested by panes of
+    /// the two services is two requests, not one shared.
+    @Test func aPanesServiceDecidesItsRequestHoweverTheBaseURLsOverlap() async throws {
+        let run = try setup("""
+            services:
+              wide: { baseURL: BASE, headers: { X-Wide: w }, timeout: 5s }
+              narrow: { baseURL: BASE-/, headers: { X-Narrow: n }, timeout: 300ms }
+            panes:
+              - { title: Wide, service: wide, resource: /-/echo }
+              - { title: Narrow, service: narrow, resource: echo }
+              - { title: Wide and slow, service: wide, resource: "/-/slow?ms=700" }
+            """)
+        let wide = try #require(json(try await load(run, "Wide"))?["headers"])
+        #expect(wide["x-wide"] == "w")
+        #expect(wide["x-narrow"] == nil, "the longer base URL of another service does not apply")
+        let narrow = try #require(json(try await load(run, "Narrow"))?["headers"])
+        #expect(narrow["x-narrow"] == "n")
+        #expect(narrow["x-wide"] == nil)
+        #expect(json(try await load(run, "Wide and slow"))?["slow"] == true, "its own service's timeout, not the other's 300 ms")
+
+        let resources = run.spec.panes.prefix(2).map { run.spec.resource(for: $0, in: run.service) }
+        #expect(resources[0].url == resources[1].url)
+        #expect(resources[0] !== resources[1], "one URL, two services: two requests")
     }
 }

@@ -25,7 +25,7 @@ import Testing
         let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         let backend = TestBackend(columns: 140, rows: 60)
         let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler, timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0) { spec in
-            spec.makeService(clock: clock)
+            spec.makeServices(clock: clock)
         }
         app.start()
         try await settle(app)

@@ -44,7 +44,7 @@ import Testing
             app = DashboardApp(
                 spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
                 timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0
-            ) { $0.makeService(networking: networking, clock: clock) }
+            ) { $0.makeServices(networking: networking, clock: clock) }
         }
 
         func pane(_ title: String) -> Pane { app.panes.first { $0.spec.title == title }! }

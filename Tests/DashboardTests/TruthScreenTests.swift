@@ -60,7 +60,7 @@ import Testing
         let network = FakeNetworkingProvider()
         network.stub(.get, "https://api.test/profile", .json(#"{"error":"unauthorized"}"#, status: 401))
         network.stub(.get, "https://api.test/search", .json(#"{"error":"query is required"}"#, status: 400))
-        let result = await Snapshot.take(spec: spec, columns: 100, rows: 10) { $0.makeService(networking: network) }
+        let result = await Snapshot.take(spec: spec, columns: 100, rows: 10) { $0.makeServices(networking: network) }
         #expect(result.ok)
         #expect(result.json["ok"] == true)
         let profile = try #require(result.json["panes"]?[0])
@@ -96,7 +96,7 @@ import Testing
         #expect(Set(h.app.eventLog.entries.filter { $0.event == "ContentFailed" }.flatMap(\.panes)) == ["Users", "Orders", "Health"])
 
         let spec = try ConfigLoader.parse(yaml, file: "hidden.yaml", environment: [:])
-        let snapshot = await Snapshot.take(spec: spec, columns: 100, rows: 10) { [network = h.network] in $0.makeService(networking: network) }
+        let snapshot = await Snapshot.take(spec: spec, columns: 100, rows: 10) { [network = h.network] in $0.makeServices(networking: network) }
         #expect(!snapshot.ok, "snapshot exits 1")
         #expect(snapshot.json["panes"]?.arrayValue?.map { $0["ok"] } == [false, false, false])
         #expect(snapshot.json["panes"]?.arrayValue?.map { $0["error"] } == [
@@ -207,7 +207,7 @@ import Testing
         let network = FakeNetworkingProvider()
         network.stub(.get, "https://api.test/plain", .json("{}"))
         network.stub(.get, "https://api.test/checked", .json("{}"))
-        let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeService(networking: network) }
+        let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeServices(networking: network) }
         let keys = [
             "data", "degraded", "error", "expectations", "latencyMs", "method", "ok", "p50Ms", "p95Ms", "probes", "state", "status", "title",
             "unmet", "uptime", "url",
@@ -308,7 +308,7 @@ import Testing
         let app = DashboardApp(
             spec: spec, terminal: Terminal(backend: TestBackend(columns: 100, rows: 30)), clock: clock,
             scheduler: scheduler, minimumFrameInterval: 0
-        ) { $0.makeService(networking: network, clock: clock, cache: StaleCache()) }
+        ) { $0.makeServices(networking: network, clock: clock, cache: StaleCache()) }
         app.start()
         #expect(app.panes.allSatisfy { $0.resource.latestData != nil }, "the cached data is there at once")
         #expect(network.receivedRequests.count <= DashboardApp.startBatch, "and at most the first batch loads before the first frame")

@@ -71,6 +71,23 @@ import Testing
         #expect(with.status == 0, "\(with.output)")
     }
 
+    /// A pane of a service with a client certificate keeps it, though another service's base URL
+    /// (`BASE-/`) matches its path (`/-/healthy`) more closely.
+    @Test func aPaneKeepsItsServicesClientCertificateUnderAnotherServicesBaseURL() async throws {
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"), clientCA: pki.caCertificate)
+        defer { server.stop() }
+        let client = try pki.leaf(name: "me", client: true)
+        let outcome = try await run("""
+            services:
+              am: { baseURL: "\(server.baseURL)", tls: { ca: ca.pem, clientCert: \(client.certificate), clientKey: \(client.key) } }
+              ui: { baseURL: "\(server.baseURL)-/", tls: { ca: ca.pem } }
+            panes:
+              - { title: Healthy, service: am, resource: /-/healthy, show: json }
+            """)
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(try panes(outcome)[0]["data"]?["path"] == "/-/healthy")
+    }
+
     @Test func basicAuthIsSentToTheServiceAndNeverShownAndAPaneCanGoWithout() async throws {
         let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }

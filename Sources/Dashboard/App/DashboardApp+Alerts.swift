@@ -80,12 +80,12 @@ extension DashboardApp {
     /// Keeps alert counts (and probe counts, for `/metrics`) across a config reload for panes
     /// that stay (same title, same request): a reload must neither re-fire an alert nor forget one.
     func countsByPane() -> [String: (AlertTracker, ProbeCounts)] {
-        Dictionary(panes.map { ($0.spec.title + "\n" + $0.resource.identity, ($0.alert, $0.probeCounts)) }) { first, _ in first }
+        Dictionary(panes.map { ($0.spec.title + "\n" + $0.historyKey, ($0.alert, $0.probeCounts)) }) { first, _ in first }
     }
 
     func restoreCounts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
         for pane in panes {
-            guard let (tracker, counts) = kept[pane.spec.title + "\n" + pane.resource.identity] else { continue }
+            guard let (tracker, counts) = kept[pane.spec.title + "\n" + pane.historyKey] else { continue }
             pane.alert = tracker
             pane.probeCounts = counts
             if tracker.firing { scheduleReminder(for: pane) }
@@ -105,7 +105,7 @@ extension DashboardApp {
 
     /// A webhook's POST, through the engine: the service's TLS and timeouts for its URL.
     private func post(_ webhook: WebhookSpec, body: JSON, done: @escaping @MainActor (String?) -> Void) {
-        let resource = service.resource(absoluteURL: webhook.url.value)
+        let resource = services.main.resource(absoluteURL: webhook.url.value)
         resource.request(.post, json: body) { request in
             for header in webhook.headers { request.setValue(header.value.value, forHTTPHeaderField: header.name) }
         }

@@ -34,14 +34,15 @@ public final class DashboardApp {
     }
 
     public private(set) var spec: DashboardSpec
-    public private(set) var service: Service
+    /// The config's engine services, one per service it names.
+    public private(set) var services: ServiceGroup
     /// Takes the config's secrets out of everything the dashboard shows or reports.
     public private(set) var redactor: Redactor
     public private(set) var panes: [Pane] = []
     public let terminal: Terminal?
     let clock: any EngineClock
     let scheduler: any DashboardScheduler
-    let makeService: @MainActor (DashboardSpec) -> Service
+    let makeServices: @MainActor (DashboardSpec) -> ServiceGroup
     /// Nil: the system's zone (`LocalTime`).
     let timeZone: TimeZone?
     /// Formatted or raw values (`v`), shared by every pane.
@@ -94,8 +95,8 @@ public final class DashboardApp {
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
     public private(set) var eventLog = EventLog()
-    /// Recent probes by resource identity (its URL, and its load request when it has one),
-    /// shared by the panes showing that resource.
+    /// Recent probes by resource (`Pane.historyKey`: its service, URL and load request), shared
+    /// by the panes showing that resource.
     public private(set) var histories: [String: ProbeHistory] = [:]
     /// Where histories are kept across runs; nil for nowhere.
     let historyStore: HistoryStore?
@@ -182,7 +183,7 @@ public final class DashboardApp {
         loadSettleTime: Double? = nil,
         historyStore: HistoryStore? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        makeService: @escaping @MainActor (DashboardSpec) -> Service
+        makeServices: @escaping @MainActor (DashboardSpec) -> ServiceGroup
     ) {
         self.pacing = FramePacing(minimumInterval: minimumFrameInterval, settle: loadSettleTime)
         self.historyStore = historyStore
@@ -192,8 +193,8 @@ public final class DashboardApp {
         self.scheduler = scheduler
         self.timeZone = timeZone
         self.valueDisplay = ValueDisplay(timeZone: timeZone) { [clock] in clock.now }
-        self.makeService = makeService
-        self.service = makeService(spec)
+        self.makeServices = makeServices
+        self.services = makeServices(spec)
         self.redactor = Redactor(spec)
         self.alertActions = AlertActions(environment: environment)
         setUpAlertActions()
@@ -211,7 +212,7 @@ public final class DashboardApp {
         started = true
         if histories.isEmpty, let historyStore {
             let capacities = Dictionary(panesByResource.values.map { ($0.identity, $0.historyCapacity) }, uniquingKeysWith: max)
-            histories = historyStore.load(namespace: spec.cacheFingerprint, capacities: capacities)
+            histories = historyStore.load(namespace: spec.historyNamespace, capacities: capacities)
         }
         requestFrame(urgent: true)
         assignStartPhases(now: clock.now)
@@ -260,7 +261,7 @@ public final class DashboardApp {
 
     /// Stops timers, saves histories, and detaches every pane from its resource.
     public func stop() {
-        if savesHistory { historyStore?.save(histories, namespace: spec.cacheFingerprint) }
+        if savesHistory { historyStore?.save(histories, namespace: spec.historyNamespace) }
         tickAction?.cancel()
         tickAction = nil
         cancelReminders()
@@ -277,7 +278,7 @@ public final class DashboardApp {
     private func buildPanes() {
         panesByResource = [:]
         panes = spec.panes.map { paneSpec in
-            let resource = spec.resource(for: paneSpec, in: service)
+            let resource = spec.resource(for: paneSpec, in: services)
             let id = ObjectIdentifier(resource)
             let pane = Pane(
                 spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec), displayURL: spec.displayURL(for: paneSpec),
@@ -289,7 +290,7 @@ public final class DashboardApp {
             if let existing = panesByResource[id] {
                 shown = existing
             } else {
-                shown = ResourcePanes(url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: resource.identity)
+                shown = ResourcePanes(url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: pane.historyKey)
                 panesByResource[id] = shown
             }
             shown.panes.append(pane)
@@ -298,7 +299,7 @@ public final class DashboardApp {
             return pane
         }
         // Logins are requests like any other: their outcomes go to the event log too.
-        let logins = spec.loginResources(in: service).filter { panesByResource[ObjectIdentifier($0.resource)] == nil }
+        let logins = spec.loginResources(in: services).filter { panesByResource[ObjectIdentifier($0.resource)] == nil }
         loginURLs = Dictionary(logins.map { (ObjectIdentifier($0.resource), $0.displayURL) }) { first, _ in first }
         // Each shown resource once, in the file's order (its first pane's place), then the logins.
         let shown = panes.filter { panesByResource[ObjectIdentifier($0.resource)]?.panes.first === $0 }.map(\.resource)
@@ -420,7 +421,7 @@ public final class DashboardApp {
 
     /// The probes of the resource a pane shows.
     public func history(for pane: Pane) -> ProbeHistory? {
-        histories[pane.resource.identity]
+        histories[pane.historyKey]
     }
 
     // MARK: Cadence
@@ -497,14 +498,14 @@ public final class DashboardApp {
             redactor = Redactor(newSpec)
             // Resources hold their service, the service caches them, and its configuration may
             // hold a login session holding one: the old service lets go of all, and all can go.
-            service.tearDown()
-            service = makeService(newSpec)
+            services.tearDown()
+            services = makeServices(newSpec)
             statusMessage = nil
             start()
             restoreCounts(counts)
             recountAll()
             // Histories continue for requests still shown; the rest go.
-            let shown = Set(panes.map { $0.resource.identity })
+            let shown = Set(panes.map(\.historyKey))
             histories = histories.filter { shown.contains($0.key) }
             if let title = selectedTitle, let index = visiblePanes.firstIndex(where: { $0.spec.title == title }) {
                 selection = index

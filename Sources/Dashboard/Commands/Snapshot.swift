@@ -18,12 +18,12 @@ public enum Snapshot {
     /// Loads every pane (honouring each request's configured timeout) and captures the result.
     public static func take(
         spec: DashboardSpec, columns: Int, rows: Int, clock: any EngineClock = SystemClock(), historyStore: HistoryStore? = nil,
-        makeService: @escaping @MainActor (DashboardSpec) -> Service
+        makeServices: @escaping @MainActor (DashboardSpec) -> ServiceGroup
     ) async -> Result {
         let backend = TestBackend(columns: columns, rows: rows)
         let app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: DispatchScheduler(), historyStore: historyStore,
-            makeService: makeService)
+            makeServices: makeServices)
         app.refreshesOnItsOwn = false  // one load per pane, no refresh cadence
         app.savesHistory = false  // a look, not a run: the dashboard's kept probes are read, not changed
         app.actsOnAlerts = false  // a script's look must not page anyone

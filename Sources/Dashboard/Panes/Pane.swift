@@ -36,6 +36,9 @@ public final class Pane {
     public let displayURL: String
     /// Takes secrets out of everything the pane shows.
     public let redactor: Redactor
+    /// What the pane's probe history is kept under: its service and its resource's identity (the
+    /// URL and the request), so panes of two services never share one.
+    public let historyKey: String
     /// Seconds between refreshes, start to start (`every`, else the configured expiration).
     public let every: TimeInterval
     /// When the pane's first load may start (its phase): thousands of panes do not all start in
@@ -87,6 +90,7 @@ public final class Pane {
         contentShape = PaneContentShape(spec)
         self.display = display
         self.resource = resource
+        self.historyKey = (spec.service.map { "service \($0) " } ?? "") + resource.identity
         self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
         self.redactor = redactor
         self.every = every ?? spec.every ?? DashboardSpec.defaultRefreshInterval

@@ -17,6 +17,9 @@ public struct ConfigureBlockSpec: Sendable {
     public var pipeline: [StageSpec]
     /// Where the block starts in the file, for messages.
     public var line: Int
+
+    /// True when the block applies to requests with `method` (every method when it names none).
+    public func applies(to method: RequestMethod) -> Bool { methods?.contains(method) ?? true }
 }
 
 /// The transformers a block puts at one stage (an empty list clears the stage).
