@@ -10,15 +10,17 @@ extension ConfigLoader {
     /// A request body: `{ json: … }`, `{ form: {…} }`, `{ text: "…" }` or `{ file: PATH }`, with an
     /// optional `contentType`; any other value is sent as JSON (the older form, `body: {…}`).
     ///
-    /// Values from the environment or files, and values of members named like credentials
-    /// (`password`, `client_secret`…), are secrets.
-    static func readBody(_ node: Node, _ what: String, reader: inout NodeReader, secret: Bool = false) -> RequestBodySpec? {
+    /// Values from the environment or files are secrets. In a login's body (`credentials`), so are
+    /// the values of members named like credentials (`password`, `client_secret`): they are the
+    /// passwords of `auth:`. Elsewhere such a member written in the file is masked only where the
+    /// body itself is shown (`RequestBodySpec.shown`), never in answers or other text.
+    static func readBody(_ node: Node, _ what: String, reader: inout NodeReader, credentials: Bool = false) -> RequestBodySpec? {
         guard case .mapping(let mapping) = node, !mapping.isEmpty,
             mapping.keys.allSatisfy({ bodyKinds.contains($0.string ?? "") || $0.string == "contentType" }),
             let entries = reader.mapping(node, what)
         else {
             guard let json = reader.json(node, what) else { return nil }
-            reader.bodySecrets.formUnion(credentialValues(in: json))
+            if credentials { reader.bodySecrets.formUnion(RequestBodySpec.credentialValues(in: json)) }
             return RequestBodySpec(.json(json))
         }
         let kinds = entries.filter { bodyKinds.contains($0.key) }
@@ -41,7 +43,7 @@ extension ConfigLoader {
         switch kind.key {
         case "json":
             guard let json = reader.json(kind.value, kindPath) else { return nil }
-            reader.bodySecrets.formUnion(credentialValues(in: json))
+            if credentials { reader.bodySecrets.formUnion(RequestBodySpec.credentialValues(in: json)) }
             return RequestBodySpec(.json(json), contentType: contentType)
         case "form":
             guard let fields = reader.mapping(kind.value, kindPath) else { return nil }
@@ -52,7 +54,7 @@ extension ConfigLoader {
                     return nil
                 }
                 reader.bodySecrets.formUnion(value.environmentValues)
-                if secret || HeaderSpec.looksSensitive(field.key) { reader.bodySecrets.insert(value.value) }
+                if credentials, CredentialName.matches(field.key) { reader.bodySecrets.insert(value.value) }
                 pairs.append((field.key, value.value))
             }
             return RequestBodySpec(.form(pairs), contentType: contentType)
@@ -68,23 +70,6 @@ extension ConfigLoader {
                 reader.problem(at: kind.value, "\(kindPath): \(failure.message)")
                 return nil
             }
-        }
-    }
-
-    /// The string values of members named like credentials (`password`, `api_key`), at any depth.
-    static func credentialValues(in json: JSON) -> [String] {
-        switch json {
-        case .object(let object):
-            return object.members.flatMap { member -> [String] in
-                if HeaderSpec.looksSensitive(member.key) || member.key.lowercased().contains("passw") || member.key.lowercased().contains("credential"),
-                    case .string(let value) = member.value
-                {
-                    return [value]
-                }
-                return credentialValues(in: member.value)
-            }
-        case .array(let items): return items.flatMap(credentialValues(in:))
-        default: return []
         }
     }
 }

@@ -179,7 +179,7 @@ extension ConfigLoader {
             }
         }
         if let entry = value("body") {
-            login.body = readBody(entry.value, "\(what).body", reader: &reader, secret: true)
+            login.body = readBody(entry.value, "\(what).body", reader: &reader, credentials: true)
             if login.body == nil { ok = false }
             if [.get, .head, .options, .delete].contains(login.method) {
                 reader.problem(at: entry.keyNode, "\(what).body needs method POST, PUT or PATCH (the login uses \(login.method.httpName))")

@@ -62,7 +62,7 @@ public enum CurlCommand {
             }
         }
         if let body = pane.body {
-            options.append("--data-binary " + singleQuoted(String(decoding: body.data, as: UTF8.self)))
+            options.append("--data-binary " + singleQuoted(body.shown))
         }
         let transport = credentials ? service.tls : nil
         if transport?.insecure == true { options.append("-k") }

@@ -218,11 +218,13 @@ extension DashboardSpec {
             base: serviceSpec(for: pane).baseURL?.value, written: pane.resource.value, params: pane.params.map { ($0.name, $0.value.value) })
     }
 
-    /// The URL a pane requests with every secret as written (`${TOKEN}`), for display and logs.
+    /// The URL a pane requests as written, for display and logs: what came from the environment
+    /// as written (`${TOKEN}`), and a password written into it masked (it is a secret).
     public func displayURL(for pane: PaneSpec) -> String {
-        WrittenURL.absolute(
+        let written = WrittenURL.absolute(
             base: serviceSpec(for: pane).baseURL?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
             encoding: false) ?? pane.resource.display
+        return WrittenURL.maskingPassword(written)
     }
 
     /// How often the dashboard refreshes a pane that does not say (`every:`): the `expiration`

@@ -7,12 +7,16 @@ import Synchronization
 /// (screen, zoom, events, snapshot text and JSON, logs, the cache, error messages) passes through
 /// `redact`, which puts `•••` where a secret was.
 ///
-/// Secrets are the values a config took from the environment (`${VAR}`) for headers, request
-/// bodies and the parts of URLs that can carry credentials (user-info, path, query — not the
-/// scheme, host or port, nor the path of a whole base URL from the environment), the values of headers whose names say they are credentials, and
-/// passwords written into URLs; each also in its percent-encoded forms, as it travels in a URL.
-/// Whatever the config, passwords in `user:password@` URLs and the values of query parameters
-/// named like credentials (`token=`, `api_key=`, `signature=`…) are masked in any text.
+/// Only what is truly secret is searched for everywhere: the values a config took from the
+/// environment or files (`${VAR}`, `${file:…}`) for headers, request bodies and the parts of URLs
+/// that can carry credentials (user-info, path, query — not the scheme, host or port, nor the
+/// path of a whole base URL from the environment), the passwords and tokens of `auth:` (a
+/// login's credential-named body members included), the values of headers whose names say they
+/// are credentials, passwords written into URLs, and the tokens logins and OAuth2 return (`live`);
+/// each also in its percent-encoded forms, as it travels in a URL. Anything else a file writes
+/// (a body member `key: alpha`, a title, a label) and what servers answer are shown as they are;
+/// a literal named like a credential is masked only in its own place (`redactURL`,
+/// `RequestBodySpec.shown`).
 public struct Redactor: Sendable {
     /// What a secret becomes.
     public static let mask = "•••"
@@ -54,9 +58,17 @@ public struct Redactor: Sendable {
     /// read the same needs no second pass.
     public var secretsVersion: Int { live?.count ?? 0 }
 
-    /// `text` with every secret, URL password and credential-like query value masked.
+    /// `text` with every secret masked; the rest, a server's words included, as it is.
     public func redact(_ text: String) -> String {
         redact(text, live: live?.all ?? [])
+    }
+
+    /// A URL as it was sent, as it may be shown: its secrets masked, and in their own place the
+    /// password of its user-info and the values of query parameters named like credentials
+    /// (`token=`, `api_key=`) even when the file wrote them.
+    public func redactURL(_ url: String) -> String {
+        let out = redact(url)
+        return Redactor.mayCarryURLCredentials(out) ? Redactor.maskURLCredentials(out) : out
     }
 
     /// `redact(_:)` with the live secrets read once by the caller (a body has many strings).
@@ -68,7 +80,6 @@ public struct Redactor: Sendable {
         for secret in live where Redactor.occurs(secret, in: out) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        if Redactor.mayCarryURLCredentials(out) { out = Redactor.maskURLCredentials(out) }
         return out
     }
 
@@ -159,10 +170,7 @@ public struct Redactor: Sendable {
         }
     }
 
-    // MARK: Whatever the config
-
-    /// Query parameter names whose values are credentials.
-    static let credentialNames = ["token", "key", "secret", "password", "passwd", "pwd", "auth", "session", "signature", "sig", "credential"]
+    // MARK: In a URL's own place
 
     /// Masks `user:password@` in URLs and the values of credential-named query parameters.
     static func maskURLCredentials(_ text: String) -> String {
@@ -192,7 +200,7 @@ public struct Redactor: Sendable {
             let name = String(String.UnicodeScalarView(scalars[(index + 1)..<equals])).lowercased()
             var end = equals + 1
             while end < scalars.count, !"&# \n\t\"'<>".unicodeScalars.contains(scalars[end]) { end += 1 }
-            if end > equals + 1, credentialNames.contains(where: { name.contains($0) }),
+            if end > equals + 1, CredentialName.matches(name),
                 String(String.UnicodeScalarView(scalars[(equals + 1)..<end])) != Redactor.mask
             {
                 scalars.replaceSubrange((equals + 1)..<end, with: Redactor.mask.unicodeScalars)
@@ -251,7 +259,6 @@ extension DashboardSpec {
             urls.append(pane.resource)
             for param in pane.params {
                 found.formUnion(param.value.environmentValues)
-                if Redactor.credentialNames.contains(where: { param.name.lowercased().contains($0) }) { found.insert(param.value.value) }
             }
         }
         for url in urls { found.formUnion(DashboardSpec.secrets(in: url)) }

@@ -70,6 +70,18 @@ public enum WrittenURL {
         return url
     }
 
+    /// `url` with the password of its user-info (`ops:hunter2@`) masked, unless it is a reference
+    /// (`${PASSWORD}`); the rest as it is.
+    public static func maskingPassword(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        let authority = url[schemeEnd.upperBound..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        let password = authority[authority.index(after: colon)..<at]
+        guard !password.isEmpty, !(password.hasPrefix("${") && password.hasSuffix("}")) else { return url }
+        return String(url[..<authority.index(after: colon)]) + Redactor.mask + String(url[at...])
+    }
+
     /// True when `text` starts with a scheme and `//`.
     public static func isAbsolute(_ text: String) -> Bool {
         guard let colon = text.range(of: "://") else { return false }

@@ -20,6 +20,8 @@ import Glibc
 /// - `POST /admin/expire`: every issued token stops working (they expired).
 /// - `/expected`: needs `Authorization: Bearer` with the token `/admin/expect?token=T` set.
 /// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
+/// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
+///   (the value is `on` in base64).
 /// - `/ndjson`: three JSON values, one per line, as `application/x-ndjson`.
 /// - `/xml`: a small `application/xml` document.
 /// - `/slow?ms=N` (and `…/slow`): answers after N milliseconds.
@@ -218,6 +220,12 @@ public final class PythonTestServer: @unchecked Sendable {
                 elif url.path == "/stats":
                     with lock:
                         self.answer(200, {"logins": state["logins"], "oauth": state["oauth"], "unauthorized": state["unauthorized"]})
+                elif url.path == "/kv/range":
+                    try:
+                        asked = json.loads(body or "{}").get("key", "")
+                    except ValueError:
+                        asked = ""
+                    self.answer(200, {"kvs": [{"key": asked, "value": "b24="}], "count": "1"})
                 elif url.path == "/ndjson":
                     lines = b'{"id": 1, "level": "info"}\n{"id": 2, "level": "warn"}\n\n{"id": 3, "level": "error"}\n'
                     self.answer(200, lines, content_type="application/x-ndjson")

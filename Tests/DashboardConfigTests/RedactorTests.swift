@@ -18,11 +18,14 @@ import Testing
         #expect(redactor.redact("nothing here") == "nothing here")
     }
 
-    @Test func urlCredentialsAreMaskedOnlyWhereTheyCanBe() {
+    /// In a URL's own place (the URL as sent), its user-info password and credential-named query
+    /// values are masked whatever wrote them; in other text (a server's answer) only secrets are.
+    @Test func urlCredentialsAreMaskedInTheURLsOwnPlaceOnly() {
         let redactor = Redactor.none
-        #expect(redactor.redact("see http://ops:hunter22@127.0.0.1/x") == "see http://ops:•••@127.0.0.1/x")
-        #expect(redactor.redact("GET /x?page=2&token=abc123") == "GET /x?page=2&token=•••")
-        #expect(redactor.redact("no url, no query") == "no url, no query")
+        #expect(redactor.redactURL("http://ops:hunter22@127.0.0.1/x") == "http://ops:•••@127.0.0.1/x")
+        #expect(redactor.redactURL("http://127.0.0.1/x?page=2&token=abc123") == "http://127.0.0.1/x?page=2&token=•••")
+        #expect(redactor.redactURL("http://127.0.0.1/no/query") == "http://127.0.0.1/no/query")
+        #expect(redactor.redact("see http://ops:hunter22@127.0.0.1/x?token=abc123") == "see http://ops:hunter22@127.0.0.1/x?token=abc123", "a server's words")
     }
 
     /// The quick test for whether a text may hold a URL password or a credential query value
@@ -35,16 +38,17 @@ import Testing
             let expected = text.contains("://") || text.contains("=")
             #expect(Redactor.mayCarryURLCredentials(text) == expected, "\(text)")
         }
-        #expect(Redactor.none.redact("ops:hunter22@127.0.0.1 via x://ops:hunter22@h") == "ops:hunter22@127.0.0.1 via x://ops:•••@h")
+        #expect(Redactor.none.redactURL("ops:hunter22@127.0.0.1 via x://ops:hunter22@h") == "ops:hunter22@127.0.0.1 via x://ops:•••@h")
     }
 
-    /// A body's strings are redacted with the secrets learnt while running too (read once per body).
+    /// A body's strings are redacted with the secrets learnt while running too (read once per
+    /// body); what else it says is the server's own words.
     @Test func aBodyIsRedactedWithLiveSecretsInKeysAndValues() {
         let live = LiveSecrets()
         let redactor = Redactor(secrets: ["tok-123"], live: live)
         live.add("sess-456")
-        let body: JSON = ["sess-456": ["a", "x tok-123 y", "sess-456"], "plain": "see http://u:pw@h/?sig=abc"]
-        #expect(redactor.redact(body) == ["•••": ["a", "x ••• y", "•••"], "plain": "see http://u:•••@h/?sig=•••"])
+        let body: JSON = ["sess-456": ["a", "x tok-123 y", "sess-456"], "plain": "see http://u:pw@h/?sig=abc", "session": "abc"]
+        #expect(redactor.redact(body) == ["•••": ["a", "x ••• y", "•••"], "plain": "see http://u:pw@h/?sig=abc", "session": "abc"])
     }
 
     /// The disk cache redacts when it writes, not per response: what it hands back before the
@@ -65,5 +69,32 @@ import Testing
             #expect(!text.contains("tok-123") && text.contains("Bearer •••"))
         }
         #expect(DiskEntityCache(directory: directory).readEntity(forKey: "k")?.content as? JSON == ["headers": ["Authorization": "Bearer •••"]])
+    }
+
+    /// What is searched for everywhere is only what is truly secret; a literal named like a
+    /// credential is masked only where its body is shown (the request view, curl).
+    @Test func aLiteralNamedLikeACredentialIsMaskedOnlyInItsOwnPlace() throws {
+        let spec = try ConfigLoader.parse("""
+            services:
+              shop:
+                baseURL: https://shop.test/
+                headers: { X-Api-Key: literal-key-1, X-Team: payments }
+                auth: { login: { resource: /login, body: { json: { user: ops, password: login-literal } } } }
+            panes:
+              - { title: post-alpha, service: shop, resource: /kv, method: POST, body: { key: alpha, note: hi } }
+              - { title: Form, service: shop, resource: /f, method: POST, body: { form: { password: form-literal, q: x } } }
+              - { title: Env, service: shop, resource: /e, method: POST, body: { note: "${NOTE}" }, params: { session: abc-1, page: "2" } }
+            """, file: "t.yaml", environment: ["NOTE": "env-note-1"])
+        let redactor = Redactor(spec)
+        for ordinary in ["post-alpha", "alpha", "form-literal", "abc-1", "payments", "ops"] {
+            #expect(redactor.redact("x \(ordinary) y") == "x \(ordinary) y", "\(ordinary) is not a secret")
+        }
+        for secret in ["literal-key-1", "login-literal", "env-note-1"] {
+            #expect(redactor.redact("x \(secret) y") == "x ••• y", "\(secret) is a secret")
+        }
+        #expect(spec.panes[0].body?.shown == #"{"key":"•••","note":"hi"}"#)
+        #expect(spec.panes[1].body?.shown == "password=•••&q=x")
+        #expect(CurlCommand.make(for: spec.panes[0], in: spec, redactor: redactor).contains(#"'{"key":"•••","note":"hi"}'"#))
+        #expect(redactor.redactURL("https://shop.test/e?session=abc-1&page=2") == "https://shop.test/e?session=•••&page=2", "in the URL as sent, its own place")
     }
 }

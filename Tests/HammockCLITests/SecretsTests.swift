@@ -221,6 +221,62 @@ import Testing
     }
 }
 
+/// Only what is truly secret is masked: ordinary words a file writes (a body member `key: alpha`,
+/// a param `session=…`) are not secrets, so titles, answers and the event log show them; the
+/// secrets beside them (an environment token, a credential header's value, a URL's password)
+/// are still masked everywhere.
+@Suite(.serialized) struct OrdinaryWordsTests {
+    @Test func ordinaryWordsShowAndRealSecretsStayMasked() async throws {
+        let server = try PythonTestServer()
+        defer { server.stop() }
+        let directory = ScratchDirectory.path("ordinary-words")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/words.yaml"
+        let base = server.baseURL.replacingOccurrences(of: "http://", with: "http://ops:urlpass-7777@")
+        try """
+            services:
+              api:
+                baseURL: \(base)
+                cookies: true
+                headers: { X-Api-Key: literal-key-4242 }
+                auth: { bearer: "${API_TOKEN}" }
+            panes:
+              - { title: post-alpha, service: api, resource: /echo, method: POST, body: { key: alpha }, show: json }
+              - { title: post-beta, service: api, resource: /echo, method: POST, body: { key: beta }, show: json }
+              - { title: Keys, service: api, resource: /kv/range, method: POST, body: { key: Zm9v }, select: kvs, columns: [key, value] }
+              - { title: Cookie echo, service: api, resource: /cookies/set, params: { session: abc-cookie }, show: json }
+              - { title: Echo, service: api, resource: /echo, show: json }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["API_TOKEN"] = "tok-env-9999"
+        environment["no_proxy"] = "127.0.0.1,localhost"
+        func hammock(_ arguments: [String]) async throws -> ProcessRunner.Outcome {
+            try await ProcessRunner.capture([CLITests.binary] + arguments, environment: environment, timeout: 60)
+        }
+        let secrets = ["tok-env-9999", "literal-key-4242", "urlpass-7777", Data("ops:urlpass-7777".utf8).base64EncodedString()]
+
+        let text = try await hammock(["snapshot", path, "--width", "220", "--height", "60"])
+        #expect(text.status == 0, "\(text.output)")
+        for word in ["post-alpha", "post-beta", #"{\"key\":\"alpha\"}"#, #"{\"key\":\"beta\"}"#, "Zm9v", #""session": "abc-cookie""#] {
+            #expect(text.output.contains(word), "\(word) is shown as it is:\n\(text.output)")
+        }
+        #expect(!text.output.contains("post-•••") && !text.output.contains("key •••"))
+        #expect(text.output.contains(#""x-api-key": "•••""#) && text.output.contains(#""authorization": "•••""#), "\(text.output)")
+        for secret in secrets { #expect(!text.output.contains(secret), "\(secret)") }
+
+        let json = try await hammock(["snapshot", path, "--json"])
+        let panes = try #require(try JSONParser.parse(json.output)["panes"]?.arrayValue)
+        #expect(panes.map { $0["title"] } == ["post-alpha", "post-beta", "Keys", "Cookie echo", "Echo"])
+        #expect(panes[2]["data"]?[0]?["key"] == "Zm9v")
+        #expect(panes[3]["data"]?["cookies"]?["session"] == "abc-cookie")
+        for secret in secrets { #expect(!json.output.contains(secret), "\(secret)") }
+
+        let events = try await hammock(["events", path, "--count", "10"])
+        #expect(events.output.contains(#""panes":["post-alpha"]"#), "\(events.output)")
+        for secret in secrets { #expect(!events.output.contains(secret), "\(secret)") }
+    }
+}
+
 /// Nothing Hammock prints can drive the terminal, and nothing of the user's is replaced.
 @Suite(.serialized) struct TerminalAndFilesTests {
     private func temporaryDirectory() throws -> String {

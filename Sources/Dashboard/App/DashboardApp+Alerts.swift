@@ -42,9 +42,9 @@ extension DashboardApp {
         // A message may be a server's text: no escape sequence reaches a script's log or a
         // notification, and each value is one line.
         let alert = AlertActions.Alert(
-            kind: kind, paneID: ObjectIdentifier(pane), pane: Sanitizer.line(redactor.redact(pane.spec.title)), state: Snapshot.stateName(pane.health),
+            kind: kind, paneID: ObjectIdentifier(pane), pane: Sanitizer.line(pane.spec.title), state: Snapshot.stateName(pane.health),
             message: Sanitizer.line(message), url: Sanitizer.line(pane.displayURL), service: pane.spec.service ?? "",
-            status: pane.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: Sanitizer.line(redactor.redact(spec.title)))
+            status: pane.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: Sanitizer.line(spec.title))
         alertActions.perform(alert, spec: pane.spec.alerts)
     }
 

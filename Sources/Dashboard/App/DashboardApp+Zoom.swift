@@ -107,9 +107,10 @@ extension DashboardApp {
         if case .session? = service.auth, !pane.spec.withoutAuth {
             lines.append(DetailLine(text: "Authorization: ••• (from the service's login, renewed as it expires)", style: Style().dimmed))
         }
-        if let data = resource.loadRequest?.body {
+        if let body = pane.spec.body {
             lines.append(.blank)
-            let text = String(decoding: data, as: UTF8.self)
+            // In its own place a member named like a credential is masked, whatever wrote it.
+            let text = body.shown
             let json = PaneContent.jsonIfParsed(text)
             let shown = json.map { PaneContent.textLines(pane.redactor.redact(content: $0) as? JSON ?? $0, pretty: true) } ?? Sanitizer.lines(redact(text))
             lines += shown.map { DetailLine(text: $0) }

@@ -339,7 +339,7 @@ public final class DashboardApp {
         }
         let finished = event != .requested
         let entry = EventLog.Entry(
-            time: now, url: shown?.url ?? loginURLs[id] ?? redactor.redact(resource.url.absoluteString),
+            time: now, url: shown?.url ?? loginURLs[id] ?? redactor.redactURL(resource.url.absoluteString),
             method: shown?.method ?? resource.loadRequest?.method.httpName ?? "GET",
             panes: shown?.titles ?? [],
             event: event.externalName,

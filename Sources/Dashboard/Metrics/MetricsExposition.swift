@@ -72,9 +72,9 @@ public enum MetricsExposition {
 
     @MainActor
     static func labels(for pane: Pane, location: String?) -> [(String, String)] {
-        var labels = [("pane", pane.redactor.redact(pane.spec.title))]
+        var labels = [("pane", pane.spec.title)]
         if let service = pane.spec.service { labels.append(("service", service)) }
-        labels.append(("url", pane.redactor.redact(pane.resource.url.absoluteString)))
+        labels.append(("url", pane.redactor.redactURL(pane.resource.url.absoluteString)))
         if let location, !location.isEmpty { labels.append(("location", location)) }
         return labels
     }

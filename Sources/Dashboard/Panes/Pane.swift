@@ -91,7 +91,7 @@ public final class Pane {
         self.display = display
         self.resource = resource
         self.historyKey = (spec.service.map { "service \($0) " } ?? "") + resource.identity
-        self.displayURL = displayURL ?? redactor.redact(resource.url.absoluteString)
+        self.displayURL = displayURL ?? redactor.redactURL(resource.url.absoluteString)
         self.redactor = redactor
         self.every = every ?? spec.every ?? DashboardSpec.defaultRefreshInterval
         overlay = StatusOverlay(displayPriority: spec.overlay ?? StatusOverlay.dashboardDefault)

@@ -37,6 +37,46 @@ public struct RequestBodySpec: Sendable {
         }
     }
 
+    /// The body as the request view and the curl command show it: the values of members and
+    /// form fields named like credentials (`password`, `api_key`) masked, the rest as sent.
+    public var shown: String {
+        switch content {
+        case .json(let json): (try? RequestBodySpec.maskingCredentials(in: json).serialized()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        case .form(let fields):
+            fields.map { field in
+                let value = CredentialName.matches(field.name) && !field.value.isEmpty ? Redactor.mask : WrittenURL.formEscaped(field.value)
+                return "\(WrittenURL.formEscaped(field.name))=\(value)"
+            }.joined(separator: "&")
+        case .text, .file: String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// `json` with the string values of members named like credentials masked, at any depth.
+    public static func maskingCredentials(in json: JSON) -> JSON {
+        switch json {
+        case .object(let object):
+            return .object(JSONObject(object.members.map { member -> (String, JSON) in
+                if CredentialName.matches(member.key), case .string(let value) = member.value, !value.isEmpty { return (member.key, .string(Redactor.mask)) }
+                return (member.key, maskingCredentials(in: member.value))
+            }))
+        case .array(let items): return .array(items.map(maskingCredentials(in:)))
+        default: return json
+        }
+    }
+
+    /// The string values of members named like credentials, at any depth.
+    static func credentialValues(in json: JSON) -> [String] {
+        switch json {
+        case .object(let object):
+            return object.members.flatMap { member -> [String] in
+                if CredentialName.matches(member.key), case .string(let value) = member.value { return [value] }
+                return credentialValues(in: member.value)
+            }
+        case .array(let items): return items.flatMap(credentialValues(in:))
+        default: return []
+        }
+    }
+
     /// The content type sent: the one written, else the kind's.
     public var effectiveContentType: String {
         if let contentType { return contentType }
