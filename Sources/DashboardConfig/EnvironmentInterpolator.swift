@@ -37,40 +37,45 @@ public struct EnvironmentInterpolator: Sendable {
         }
     }
 
-    /// The interpolated string, or the first problem.
-    public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
-        guard text.contains("$") else { return .success(ConfigString(text)) }
-        var out = ""
-        var fromEnvironment: [String] = []
-        var files: [String] = []
+    /// One part of a value as written: text, or a reference to fill in.
+    public enum Piece: Equatable, Sendable {
+        /// Text as it is (`$${` already turned into `${`).
+        case literal(String)
+        /// `${NAME}`, or `${NAME:-fallback}` with the fallback used when NAME is unset or empty.
+        case variable(name: String, fallback: String?)
+        /// `${file:PATH}`, PATH as written.
+        case file(String)
+    }
+
+    /// `text` split into literal text and references, or the first problem in how it is written.
+    public static func pieces(of text: String) -> Result<[Piece], Failure> {
+        guard text.contains("$") else { return .success([.literal(text)]) }
+        var pieces: [Piece] = []
+        var literal = ""
         var rest = Substring(text)
+        func flush() {
+            if !literal.isEmpty { pieces.append(.literal(literal)) }
+            literal = ""
+        }
         while let dollar = rest.firstIndex(of: "$") {
-            out += rest[..<dollar]
+            literal += rest[..<dollar]
             let after = rest[dollar...].dropFirst()
             if after.hasPrefix("${") {
-                out += "${"
+                literal += "${"
                 rest = after.dropFirst(2)
                 continue
             }
             guard after.hasPrefix("{") else {
-                out += "$"
+                literal += "$"
                 rest = after
                 continue
             }
             guard let close = after.firstIndex(of: "}") else { return .failure(.unterminated) }
             let inside = after[after.index(after: after.startIndex)..<close]
+            rest = after[after.index(after: close)...]
+            flush()
             if inside.hasPrefix("file:") {
-                let written = String(inside.dropFirst(5))
-                let path = resolve(written)
-                switch EnvironmentInterpolator.readSecretFile(path) {
-                case .success(let value):
-                    out += value
-                    if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
-                    if !files.contains(path) { files.append(path) }
-                case .failure(let reason):
-                    return .failure(.unreadable(path: written, reason: reason.message))
-                }
-                rest = after[after.index(after: close)...]
+                pieces.append(.file(String(inside.dropFirst(5))))
                 continue
             }
             let name: Substring
@@ -84,17 +89,49 @@ public struct EnvironmentInterpolator: Sendable {
             guard let first = name.first, first == "_" || first.isLetter,
                 name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }), name.allSatisfy(\.isASCII)
             else { return .failure(.badName(String(name))) }
-            if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
-                out += value
-                if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
-            } else if let fallback {
-                out += fallback
-            } else {
-                return .failure(.unset(String(name)))
-            }
-            rest = after[after.index(after: close)...]
+            pieces.append(.variable(name: String(name), fallback: fallback.map(String.init)))
         }
-        out += rest
+        literal += rest
+        flush()
+        return .success(pieces)
+    }
+
+    /// The interpolated string, or the first problem.
+    public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
+        guard text.contains("$") else { return .success(ConfigString(text)) }
+        let pieces: [Piece]
+        switch Self.pieces(of: text) {
+        case .success(let split): pieces = split
+        case .failure(let failure): return .failure(failure)
+        }
+        var out = ""
+        var fromEnvironment: [String] = []
+        var files: [String] = []
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                out += text
+            case .file(let written):
+                let path = resolve(written)
+                switch EnvironmentInterpolator.readSecretFile(path) {
+                case .success(let value):
+                    out += value
+                    if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
+                    if !files.contains(path) { files.append(path) }
+                case .failure(let reason):
+                    return .failure(.unreadable(path: written, reason: reason.message))
+                }
+            case .variable(let name, let fallback):
+                if let value = environment[name], !(value.isEmpty && fallback != nil) {
+                    out += value
+                    if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
+                } else if let fallback {
+                    out += fallback
+                } else {
+                    return .failure(.unset(name))
+                }
+            }
+        }
         return .success(ConfigString(template: text, value: out, environmentValues: fromEnvironment, files: files))
     }
 

@@ -32,11 +32,20 @@ public enum WrittenURL {
     }
 
     /// `text` with every character that may not appear in a URL percent-encoded as UTF-8; escapes
-    /// already written, reserved characters (`/?&=:@…`) and the rest are kept as they are.
+    /// already written, reserved characters (`/?&=:@…`) and the rest are kept as they are. `[` and
+    /// `]` stay only in a URL's host (`http://[::1]:8080/`); in a path or query (PromQL's `[1m]`)
+    /// they are encoded, as a URL may not hold them there.
     public static func encodingWhatCannotTravel(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+        // Where the authority ends: brackets before it belong to an IPv6 host.
+        var authorityEnd = text.unicodeScalars.startIndex
+        if let schemeEnd = text.range(of: "://"), isAbsolute(text) {
+            authorityEnd = text.unicodeScalars[schemeEnd.upperBound...].firstIndex { "/?#".unicodeScalars.contains($0) } ?? text.unicodeScalars.endIndex
+        }
+        for index in text.unicodeScalars.indices {
+            let scalar = text.unicodeScalars[index]
+            let bracketOutsideHost = (scalar == "[" || scalar == "]") && index >= authorityEnd
+            if scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar), !bracketOutsideHost {
                 out.unicodeScalars.append(scalar)
             } else {
                 for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
@@ -65,9 +74,15 @@ public enum WrittenURL {
         }
         if !params.isEmpty {
             let pairs = params.map { formEscape($0.name) + "=" + formEscape($0.value) }.joined(separator: "&")
-            url += (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?") + pairs
+            url += paramJoiner(after: url) + pairs
         }
         return url
+    }
+
+    /// What goes between a URL and the params appended to it: `?`, `&`, or nothing after a
+    /// query that ends in either.
+    public static func paramJoiner(after url: String) -> String {
+        url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?"
     }
 
     /// `url` with the password of its user-info (`ops:hunter2@`) masked, unless it is a reference

@@ -81,6 +81,45 @@ import Testing
         ])
     }
 
+    /// The request view says what is sent: the URL as written and, when it differs, as sent
+    /// (after `${VAR}`, its secrets masked); a login's own header and scheme; a body member
+    /// named like a credential masked in its own place, the ordinary ones as written.
+    @Test func theRequestViewDescribesTheRequestAsItIsSent() async throws {
+        let h = try DashboardHarness("""
+            services:
+              devpi:
+                baseURL: https://devpi.test/
+                auth: { login: { resource: /+login, body: { json: { user: ops, password: "${PW}" } }, token: token, header: X-Devpi-Auth, scheme: Devpi } }
+            panes:
+              - title: Search
+                service: devpi
+                resource: /root/search
+                method: POST
+                params: { q: "${QUERY}", key: plain }
+                body: { key: alpha, api_key: literal-1 }
+            """, columns: 72, rows: 16, environment: ["PW": "pw-1", "QUERY": "web server", "PATH": "/usr/bin:/bin"])
+        h.network.stub(.post, "https://devpi.test/+login", .json(#"{"token":"tok-77"}"#))
+        h.network.stub(.post, "https://devpi.test/root/search?q=web%20server&key=plain", .json(#"{"count":1}"#))
+        h.app.start()
+        try await h.settle()
+        try await h.settle()
+        try await h.press(.enter)
+        let screen = try await h.press(.character("3"))
+        #expect(Array(screen[1...11]) == [
+            "┌ Search · request ────────────────────────────────── 200 · 0 ms · now ┐",
+            "│ POST https://devpi.test/root/search?q=${QUERY}&key=plain             │",
+            "│ sent as https://devpi.test/root/search?q=•••&key=•••                 │",
+            "│                                                                      │",
+            "│ Content-Type: application/json                                       │",
+            "│ X-Devpi-Auth: Devpi ••• (from the service's login, renewed as it ex… │",
+            "│                                                                      │",
+            "│ {                                                                    │",
+            "│   \"key\": \"•••\",                                                      │",
+            "│   \"api_key\": \"•••\"                                                   │",
+            "│ }                                                                    │",
+        ], "\(screen.joined(separator: "\n"))")
+    }
+
     @Test func theTimingViewShowsLibcurlsPhasesAndTheHistory() async throws {
         stubOrders()
         h.app.start()
@@ -147,16 +186,16 @@ import Testing
             "                                                                        ",
             "# ••• marks secrets written in the config itself: fill them in before   ",
             "running.                                                                ",
-            "curl -sS -X POST \\                                                      ",
-            "  -H \"Authorization: •••\" \\                                             ",
-            "  -H \"X-Team: payments\" \\                                               ",
-            "  -H \"Content-Type: application/json\" \\                                 ",
+            "curl -sS -g -X POST \\                                                   ",
+            "  -H 'Authorization: •••' \\                                             ",
+            "  -H 'X-Team: payments' \\                                               ",
+            "  -H 'Content-Type: application/json' \\                                 ",
             "  --data-binary '{\"state\":\"open\",\"limit\":2}' \\                          ",
             "  -L --max-redirs 10 \\                                                  ",
-            "  \"https://api.test/orders\"                                             ",
+            "  'https://api.test/orders'                                             ",
         ])
         let copied = try #require(h.backend.clipboard.last)
-        #expect(copied.hasSuffix(#""https://api.test/orders""#) && copied.contains("--data-binary"))
+        #expect(copied.hasSuffix("'https://api.test/orders'") && copied.contains("--data-binary"))
         #expect(!copied.contains("s3cr3t") && !screen.joined().contains("s3cr3t"))
         let back = try await h.press(.escape)
         #expect(back.last?.contains("[1 data]") == true, "Esc: back in the zoom")

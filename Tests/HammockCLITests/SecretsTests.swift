@@ -97,6 +97,7 @@ import Testing
         let json = try await hammock(["snapshot", path, "--json"])
         #expect(Self.leaks(json.output).isEmpty, "snapshot JSON: \(Self.leaks(json.output))")
         #expect(json.output.contains(#""url": "http://ops:${PASS}@127.0.0.1:\#(server.port)/accounts/${ACCOUNT}/status?token=${TOKEN}&page=1""#))
+        #expect(json.output.contains(#""urlSent": "http://ops:•••@127.0.0.1:\#(server.port)/accounts/•••/status?token=•••&page=1""#), "where it really went")
 
         let events = try await hammock(["events", path, "--count", "8", "--log", "network"])
         #expect(events.output.contains("Error"))

@@ -92,6 +92,8 @@ extension DashboardApp {
         let resource = pane.resource
         let method = resource.loadRequest?.method ?? .get
         var lines: [DetailLine] = [.heading("\(method.httpName) \(pane.displayURL)")]
+        let sent = pane.redactor.redactURL(resource.url.absoluteString)
+        if sent != pane.displayURL { lines.append(DetailLine(text: "sent as " + sent, style: Style().dimmed)) }
         let configuration = resource.configuration(for: method)
         var headers = configuration.headers
         for (name, value) in configuration.computedHeaders { headers[name] = value() ?? headers[name] }
@@ -99,13 +101,18 @@ extension DashboardApp {
         let omitted = Set((resource.loadRequest?.omittedHeaders ?? []).map { $0.lowercased() })
         headers = headers.filter { !omitted.contains($0.key.lowercased()) }
         if let body = resource.loadRequest?.contentType { headers["Content-Type"] = body }
-        if !headers.isEmpty { lines.append(.blank) }
+        // A login's token goes in the header and after the scheme the login names.
+        let service = spec.serviceSpec(for: pane.spec)
+        var login: LoginSpec?
+        if case .session(let session)? = service.auth, !pane.spec.withoutAuth, spec.isUnderItsServiceBase(pane.spec) { login = session }
+        if let login { headers = headers.filter { $0.key.lowercased() != login.header.lowercased() } }
+        if !headers.isEmpty || login != nil { lines.append(.blank) }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             lines.append(DetailLine(text: "\(name): \(redact(value))"))
         }
-        let service = spec.serviceSpec(for: pane.spec)
-        if case .session? = service.auth, !pane.spec.withoutAuth {
-            lines.append(DetailLine(text: "Authorization: ••• (from the service's login, renewed as it expires)", style: Style().dimmed))
+        if let login {
+            let scheme = login.scheme.isEmpty ? "" : login.scheme + " "
+            lines.append(DetailLine(text: "\(login.header): \(scheme)••• (from the service's login, renewed as it expires)", style: Style().dimmed))
         }
         if let body = pane.spec.body {
             lines.append(.blank)

@@ -57,6 +57,8 @@ public enum Snapshot {
             // written, never masked. An expectation may compare with a secret value: masked.
             "title": .string(pane.spec.title),
             "url": .string(pane.displayURL),
+            // Where the request really goes: after `${VAR}`, its secrets masked.
+            "urlSent": .string(pane.redactor.redactURL(resource.url.absoluteString)),
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.verdict == .ok),
             "state": .string(Snapshot.stateName(pane.health)),
