@@ -418,6 +418,7 @@ public enum ConfigLoader {
         }
         switch name {
         case "json": spec.kind = .json
+        case "ndjson": spec.kind = .ndjson
         case "text": spec.kind = .text
         case "lines": spec.kind = .lines
         case "count": spec.kind = .count

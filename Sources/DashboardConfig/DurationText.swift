@@ -1,7 +1,20 @@
 import Foundation
 
-/// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, `14d`, or a bare number of seconds.
+/// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, `14d`. A config
+/// must write the unit (`hasUnit`): a bare `1000` reads as seconds to some and milliseconds to
+/// others (Hurl, Gatus), so only `0` may go without.
 public enum DurationText {
+    /// The units, shortest first as they are written.
+    public static let units = "ms, s, m, h or d"
+
+    /// True when `text` ends in a unit, or is zero (which needs none).
+    public static func hasUnit(_ text: String) -> Bool {
+        let trimmed = trimmingSpaces(Substring(text))
+        guard let last = trimmed.unicodeScalars.last else { return false }
+        if last.properties.isAlphabetic { return true }
+        return Double(trimmed) == 0
+    }
+
     /// Seconds for `text`, or nil when it is not a duration.
     public static func parse(_ text: String) -> TimeInterval? {
         let trimmed = trimmingSpaces(Substring(text))

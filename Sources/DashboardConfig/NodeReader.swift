@@ -120,6 +120,10 @@ struct NodeReader {
             problem(at: node, "\(what): \"\(scalar.string)\" is not a duration (use e.g. 250ms, 5s, 2m, 1h)")
             return nil
         }
+        guard DurationText.hasUnit(scalar.string) else {
+            problem(at: node, "\(what): \(scalar.string) needs a unit (\(DurationText.units)), e.g. \(scalar.string)s or \(scalar.string)ms")
+            return nil
+        }
         guard seconds >= minimum, minimum == 0 || seconds > 0 else {
             problem(at: node, "\(what) must be at least \(DurationText.format(minimum)), not \(scalar.string)")
             return nil

@@ -22,6 +22,8 @@ import Glibc
 /// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
 /// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
 ///   (the value is `on` in base64).
+/// - `/health/text`: `OK` as `text/plain` (Synapse's `/health`).
+/// - `/stream`: three JSON values, one per line, served as `application/json` (httpbin's `/stream/3`).
 /// - `/ndjson`: three JSON values, one per line, as `application/x-ndjson`.
 /// - `/xml`: a small `application/xml` document.
 /// - `/slow?ms=N` (and `…/slow`): answers after N milliseconds.
@@ -226,6 +228,11 @@ public final class PythonTestServer: @unchecked Sendable {
                     except ValueError:
                         asked = ""
                     self.answer(200, {"kvs": [{"key": asked, "value": "b24="}], "count": "1"})
+                elif url.path == "/health/text":
+                    self.answer(200, b"OK", content_type="text/plain; charset=utf-8")
+                elif url.path == "/stream":
+                    lines = b'{"id": 0, "level": "info"}\n{"id": 1, "level": "warn"}\n{"id": 2, "level": "error"}\n'
+                    self.answer(200, lines, content_type="application/json")
                 elif url.path == "/ndjson":
                     lines = b'{"id": 1, "level": "info"}\n{"id": 2, "level": "warn"}\n\n{"id": 3, "level": "error"}\n'
                     self.answer(200, lines, content_type="application/x-ndjson")

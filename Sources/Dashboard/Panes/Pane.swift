@@ -255,8 +255,7 @@ public final class Pane {
         let metrics = resource.latestMetrics
         let entity = resource.latestError.map { $0.entity } ?? resource.latestData
         let observation = Expectation.Observation(
-            statusCode: metrics?.statusCode, latency: metrics?.latency,
-            body: entity.flatMap { PaneContent.jsonIfParsed($0.content) }, headers: entity?.headers ?? [:],
+            statusCode: metrics?.statusCode, latency: metrics?.latency, content: entity?.content, headers: entity?.headers ?? [:],
             certificateExpiresIn: metrics.flatMap { metrics in metrics.certificate.map { $0.notAfter - metrics.finishedAt } })
         let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map { PaneContent.bounded(redactor.redact($0), to: 2_000) }
         defer { unmetExpectation = verdict }

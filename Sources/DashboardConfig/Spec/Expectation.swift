@@ -20,7 +20,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     }
 
     public enum Operator: String, Sendable, CaseIterable {
-        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">", contains
+        case equal = "==", notEqual = "!=", matches = "=~", notMatches = "!~", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<",
+            greater = ">", contains
     }
 
     public enum Value: Sendable, Equatable {
@@ -41,6 +42,14 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public let operand: Operand
     public let op: Operator
     public let value: Value
+    /// The pattern of `=~` and `!~`, compiled (linear time, as the pipeline's `regex:`).
+    public let pattern: Pattern?
+
+    /// A regular expression an expectation matches text against.
+    public struct Pattern: Sendable, Equatable {
+        public let regex: LinearRegex
+        public static func == (a: Pattern, b: Pattern) -> Bool { a.regex.pattern == b.regex.pattern }
+    }
 
     public var description: String { text }
 
@@ -62,24 +71,50 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         skipSpaces()
         let operatorStart = i
         var parsedOperator: Operator?
-        for candidate in Operator.allCases where String(chars[i...]).hasPrefix(candidate.rawValue) {
+        let rest = String(chars[i...])
+        for candidate in Operator.allCases where rest.hasPrefix(candidate.rawValue) {
             if candidate == .contains, i + 8 < chars.count, !chars[i + 8].isWhitespace { continue }
             parsedOperator = candidate
             i += candidate.rawValue.count
             break
         }
+        // `matches` is `=~` in words, as Hurl writes it.
+        if parsedOperator == nil, rest.hasPrefix("matches"), i + 7 >= chars.count || chars[i + 7].isWhitespace {
+            parsedOperator = .matches
+            i += 7
+        }
         guard let parsedOperator else {
             let found = i < chars.count ? "\"\(chars[i])\"" : "the end"
-            throw SyntaxError(message: "expected an operator (==, !=, <, <=, >, >=, contains) but found \(found)", offset: operatorStart)
+            throw SyntaxError(message: "expected an operator (==, !=, <, <=, >, >=, contains, =~, !~) but found \(found)", offset: operatorStart)
         }
         op = parsedOperator
         skipSpaces()
         let valueStart = i
-        let rest = String(chars[i...]).trimmingCharacters(in: .whitespaces)
-        guard !rest.isEmpty else { throw SyntaxError(message: "expected a value after \(op.rawValue)", offset: valueStart) }
-        value = try Expectation.parseValue(rest, offset: valueStart)
+        let valueText = String(chars[i...]).trimmingCharacters(in: .whitespaces)
+        guard !valueText.isEmpty else { throw SyntaxError(message: "expected a value after \(op.rawValue)", offset: valueStart) }
+        if op == .matches || op == .notMatches {
+            // A pattern is text, however it reads: `=~ ^2\d\d$`, `=~ "up|ok"`.
+            let written = Expectation.unquoted(valueText)
+            do {
+                pattern = Pattern(regex: try LinearRegex(written))
+            } catch {
+                throw SyntaxError(message: "\(op.rawValue): \(error.message) in \"\(written)\"", offset: valueStart)
+            }
+            value = .text(written)
+            return
+        }
+        pattern = nil
+        value = try Expectation.parseValue(valueText, offset: valueStart)
         switch (operand, op, value) {
-        case (.status, _, .number), (.latency, _, .number), (.tlsExpires, _, .number): break
+        case (.status, _, .number): break
+        case (.latency, _, .number), (.tlsExpires, _, .number):
+            // A duration needs its unit: a bare 1000 would silently be 1000 seconds.
+            if !DurationText.hasUnit(valueText) {
+                let name = operand == .latency ? "latency" : "tls.expires"
+                let example = operand == .latency ? "\(name) < \(valueText)ms or \(name) < \(valueText)s" : "\(name) > \(valueText)d"
+                throw SyntaxError(
+                    message: "\(name) is a duration: write its unit (ms, s, m, h, d), e.g. \(example)", offset: valueStart)
+            }
         case (.tlsExpires, _, _): throw SyntaxError(message: "tls.expires is compared with a duration, e.g. tls.expires > 14d", offset: valueStart)
         case (.status, _, _): throw SyntaxError(message: "status is compared with a number, e.g. status == 200", offset: valueStart)
         case (.latency, _, _): throw SyntaxError(message: "latency is compared with a duration, e.g. latency < 300ms", offset: valueStart)
@@ -88,6 +123,12 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         if op != .contains, op != .equal, op != .notEqual, case .text = value {
             throw SyntaxError(message: "\(op.rawValue) needs a number or duration, not text", offset: valueStart)
         }
+    }
+
+    /// A quoted value without its quotes; anything else as written.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote else { return text }
+        return String(text.dropFirst().dropLast())
     }
 
     static func parseOperand(_ text: String, offset: Int) throws(SyntaxError) -> Operand {
@@ -138,18 +179,43 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public struct Observation: Sendable {
         public let statusCode: Int?
         public let latency: TimeInterval?
+        /// The content as JSON, when it is JSON or text that parses as JSON.
         public let body: JSON?
+        /// The content as text, when it is text (or bytes that are UTF-8): `body` alone compares
+        /// it, as the pane shows it.
+        public let text: String?
         public let headers: [String: String]
         /// Seconds from the response until the server's certificate expires (negative once it
         /// has), or nil without one.
         public let certificateExpiresIn: TimeInterval?
 
-        public init(statusCode: Int?, latency: TimeInterval?, body: JSON?, headers: [String: String], certificateExpiresIn: TimeInterval? = nil) {
+        public init(
+            statusCode: Int?, latency: TimeInterval?, body: JSON?, text: String? = nil, headers: [String: String],
+            certificateExpiresIn: TimeInterval? = nil
+        ) {
             self.statusCode = statusCode
             self.latency = latency
             self.body = body
+            self.text = text
             self.headers = headers
             self.certificateExpiresIn = certificateExpiresIn
+        }
+
+        /// What a response's content gives expectations: JSON as it is; text (or UTF-8 bytes) as
+        /// text, and as JSON too when it parses as JSON.
+        public init(
+            statusCode: Int?, latency: TimeInterval?, content: (any Sendable)?, headers: [String: String], certificateExpiresIn: TimeInterval? = nil
+        ) {
+            var json: JSON?
+            var text: String?
+            switch content {
+            case let value as JSON: json = value
+            case let value as String: text = value
+            case let data as Data: text = String(validating: data, as: UTF8.self)
+            default: break
+            }
+            if json == nil, let text { json = try? JSONParser.parse(text) }
+            self.init(statusCode: statusCode, latency: latency, body: json, text: text, headers: headers, certificateExpiresIn: certificateExpiresIn)
         }
     }
 
@@ -177,8 +243,17 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
             actual = .text(value)
             // Compared as sent, shown masked when it is a credential (a session cookie).
             shown = "\"\(HeaderSpec.shownResponseValue(name: name, value: value))\""
+        case .body(nil) where observation.text != nil:
+            // The text the pane shows, without the white space around it.
+            let content = (observation.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            actual = .text(content)
+            shown = Expectation.quoted(content)
         case .body(let path):
-            guard let body = observation.body else { return "expected \(text), but the body is not JSON" }
+            guard let body = observation.body else {
+                return observation.text == nil
+                    ? "expected \(text), but the body is neither text nor JSON"
+                    : "expected \(text), but the body is text, not JSON (body alone compares the text)"
+            }
             switch Expectation.lookup(path, in: body) {
             case .success(let json):
                 actual = Expectation.value(of: json)
@@ -190,7 +265,15 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
                 return "expected \(text), but body.\(path?.text ?? ""): \(detail)"
             }
         }
-        return Expectation.holds(actual, op, value) ? nil : "expected \(text), got \(shown)"
+        let textual = if case .body(nil) = operand, observation.text != nil { true } else { false }
+        return Expectation.holds(actual, op, value, pattern: pattern, textual: textual) ? nil : "expected \(text), got \(shown)"
+    }
+
+    /// `"text"`, cut to a line's worth (the message is one line; the view shows the rest).
+    static func quoted(_ text: String) -> String {
+        let line = text.prefix { $0 != "\n" && $0 != "\r" }
+        let cut = line.count > 120 || line.count < text.count
+        return "\"" + String(line.prefix(120)) + (cut ? "…" : "") + "\""
     }
 
     /// "9d 23h", "5h 10m", "42s": a span of time in its two largest units.
@@ -235,20 +318,21 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func holds(_ actual: Value, _ op: Operator, _ expected: Value) -> Bool {
+    /// True when `actual` meets `op expected`. With `textual`, `actual` is a text body, which
+    /// `true`, `false` and `null` are compared with as they are written (a body `true`); JSON
+    /// values keep their types (etcd's `"true"` is a string, not `true`).
+    static func holds(_ actual: Value, _ op: Operator, _ expected: Value, pattern: Pattern? = nil, textual: Bool = false) -> Bool {
         switch op {
-        case .equal: return equal(actual, expected)
-        case .notEqual: return !equal(actual, expected)
+        case .equal: return equal(actual, expected, textual: textual)
+        case .notEqual: return !equal(actual, expected, textual: textual)
+        case .matches, .notMatches:
+            guard let pattern else { return false }
+            // Numbers and booleans match as they are written; a pattern that gives up does not match.
+            let found = (try? pattern.regex.firstMatch(in: written(actual))) != nil
+            return op == .matches ? found : !found
         case .contains:
             guard case .text(let haystack) = actual else { return false }
-            let needle: String
-            switch expected {
-            case .text(let s): needle = s
-            case .number(let n): needle = JSON.format(n)
-            case .bool(let b): needle = b ? "true" : "false"
-            case .null: needle = "null"
-            }
-            return haystack.contains(needle)
+            return haystack.contains(written(expected))
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let a = number(actual), let b = number(expected) else { return false }
             switch op {
@@ -260,9 +344,20 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func equal(_ a: Value, _ b: Value) -> Bool {
+    static func equal(_ a: Value, _ b: Value, textual: Bool = false) -> Bool {
         if let x = number(a), let y = number(b) { return x == y }
+        if textual, case .text(let text) = a { return text == written(b) }
         return a == b
+    }
+
+    /// A value as text: numbers as JSON writes them, `true`, `false`, `null`.
+    static func written(_ value: Value) -> String {
+        switch value {
+        case .text(let s): s
+        case .number(let n): JSON.format(n)
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        }
     }
 
     /// A number from a number, or from text that reads as one (a JSON "12.50").

@@ -3,7 +3,7 @@ import ResourceEngine
 /// One step of a pipeline list, e.g. `json`, `{ select: items }`, `{ regex: "(\\d+)", contentTypes: [text/*] }`.
 public struct TransformerSpec: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case json, text, lines, count, base64
+        case json, ndjson, text, lines, count, base64
         case select(String)
         case regex(String)
         case limit(Int)
@@ -12,7 +12,7 @@ public struct TransformerSpec: Sendable, Equatable {
     }
 
     /// Names a pipeline list may use.
-    public static let names = ["json", "text", "select", "lines", "regex", "count", "limit", "sort", "errorMessage", "base64"]
+    public static let names = ["json", "ndjson", "text", "select", "lines", "regex", "count", "limit", "sort", "errorMessage", "base64"]
 
     public var kind: Kind
     public var contentTypes: [String]?
@@ -23,6 +23,7 @@ public struct TransformerSpec: Sendable, Equatable {
         let built: any ResponseTransformer
         switch kind {
         case .json: built = Transformers.json(transformErrors: transformErrors)
+        case .ndjson: built = Transformers.ndjson(transformErrors: transformErrors)
         case .text: built = Transformers.text(transformErrors: transformErrors)
         case .lines: built = Transformers.lines(transformErrors: transformErrors)
         case .count: built = Transformers.count(transformErrors: transformErrors)

@@ -113,6 +113,16 @@ public enum Transformers {
         }
     }
 
+    /// `ndjson` — newline-delimited JSON into a list of its values, whatever the content type
+    /// says (httpbin's `/stream` is served as `application/json`): bytes or text, each non-blank
+    /// line one value.
+    public static func ndjson(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
+        ResponseContentTransformer(name: "ndjson", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
+            if let data = content as? Data { return try Parsers.parseNDJSON(data) }
+            return try Parsers.parseNDJSON(Data(try textContent(content, for: "ndjson").utf8))
+        }
+    }
+
     /// `base64` — decodes a base64 body (whitespace ignored) into bytes.
     public static func base64(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, Data> {
         ResponseContentTransformer(name: "base64", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in

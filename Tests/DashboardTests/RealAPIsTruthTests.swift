@@ -1,0 +1,50 @@
+import Dashboard
+import DashboardConfig
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
+import Testing
+
+/// What the screen and the verdicts say about real APIs is so: text bodies, encoded values and
+/// NDJSON checked as the pane shows them, over real HTTP on 127.0.0.1 (`PythonTestServer`).
+@MainActor
+@Suite(.serialized) struct RealAPIsTruthTests {
+    let server: PythonTestServer
+
+    init() throws {
+        server = try PythonTestServer()
+    }
+
+    private func live(_ yaml: String, columns: Int = 100, rows: Int = 30) throws -> LiveDashboard {
+        let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "BASE", with: server.baseURL), file: "real.yaml", environment: [:])
+        return LiveDashboard(spec: spec, columns: columns, rows: rows)
+    }
+
+    /// A `text/plain` health check (Synapse's `/health` answers `OK`), a value decoded from
+    /// base64 (etcd's), and NDJSON served as `application/json` (httpbin's `/stream`).
+    @Test func textBodiesDecodedValuesAndNDJSONCanBeChecked() async throws {
+        let run = try live("""
+            service: { baseURL: BASE }
+            panes:
+              - { title: Synapse, resource: /health/text, show: text, expect: ["body == OK", "body contains O", "body =~ ^O[K]$", "body !~ fail"] }
+              - title: etcd value
+                resource: /kv/range
+                method: POST
+                body: { key: Zm9v }
+                show: text
+                pipeline: { model: [ { select: "kvs[0].value" }, base64 ] }
+                expect: ["body == on", "body matches '^o'"]
+              - { title: Stream, resource: /stream, columns: [id, level], pipeline: { parsing: [ndjson] }, expect: ["body.count == 3"] }
+            """, columns: 100, rows: 12)
+        run.app.start()
+        try await run.settle()
+        for pane in run.app.panes {
+            #expect(pane.verdict == .ok, "\(pane.spec.title): \(pane.unmetExpectation ?? pane.failure ?? "")")
+        }
+        let screen = run.backend.lines.joined(separator: "\n")
+        #expect(screen.contains("│ 1   warn "), "the stream's rows: \(screen)")
+        #expect(screen.contains("│ OK ") && screen.contains("│ on "))
+        run.app.stop()
+    }
+}
