@@ -3,7 +3,7 @@ import ResourceEngine
 import Yams
 
 extension ConfigLoader {
-    static let displayFieldKeys = ["path", "label", "format", "width", "colors"]
+    static let displayFieldKeys = ["path", "label", "format", "decimals", "width", "colors"]
 
     /// `fields:` or `columns:`: a list whose items are paths or `{ path, label, format, width,
     /// colors }` (width only for columns). Nil after reporting a problem.
@@ -49,6 +49,9 @@ extension ConfigLoader {
                 if let entry = value("format") {
                     if let format = readFormat(entry.value, reader: &reader) { field.format = format } else { ok = false }
                 }
+                if let entry = value("decimals") {
+                    if let decimals = readDecimals(entry, format: &field.format, reader: &reader) { field.decimals = decimals } else { ok = false }
+                }
                 if let entry = value("width") {
                     if let width = readWidth(entry.value, reader: &reader) { field.width = width } else { ok = false }
                 }
@@ -80,6 +83,20 @@ extension ConfigLoader {
         let names = ValueFormat.allCases.map(\.rawValue)
         reader.problem(at: node, "unknown format \"\(name)\" (one of \(names.joined(separator: ", ")))" + Suggestions.hint(for: name, in: names))
         return nil
+    }
+
+    /// `decimals: 2`: places a `number` (the format it implies when none is given) or a
+    /// `percent` is rounded to.
+    static func readDecimals(_ entry: (key: String, keyNode: Node, value: Node), format: inout ValueFormat?, reader: inout NodeReader) -> Int? {
+        guard let decimals = reader.int(entry.value, "decimals", range: 0...12) else { return nil }
+        switch format {
+        case nil: format = .number
+        case .number?, .percent?: break
+        case let other?:
+            reader.problem(at: entry.keyNode, "decimals apply to format: number or percent, not \(other.rawValue)")
+            return nil
+        }
+        return decimals
     }
 
     /// `width: 12`, `width: 30%` or `width: fill`.

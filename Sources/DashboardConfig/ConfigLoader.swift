@@ -15,7 +15,7 @@ public enum ConfigLoader {
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "thresholds", "alerts"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -612,6 +612,17 @@ public enum ConfigLoader {
                 ok = false
             }
         }
+        var decimals: Int?
+        if let entry = value("decimals") {
+            if show != .value {
+                reader.problem(at: entry.keyNode, "decimals apply to show: value (for fields and columns, give each entry its own: { path: total, decimals: 2 })")
+                ok = false
+            } else if let parsed = readDecimals(entry, format: &format, reader: &reader) {
+                decimals = parsed
+            } else {
+                ok = false
+            }
+        }
         var thresholds: Thresholds?
         if let entry = value("thresholds") {
             if show != .value {
@@ -712,6 +723,7 @@ public enum ConfigLoader {
         pane.pipeline = pipeline
         pane.withoutAuth = withoutAuth
         pane.format = format
+        pane.decimals = decimals
         pane.thresholds = thresholds
         pane.alerts = alerts
         return pane

@@ -40,6 +40,41 @@ import Testing
         return h
     }
 
+    /// `format: number` keeps the digits a value has (grouped), `decimals:` rounds where the
+    /// config says, and a time written without a zone (Python's naive `isoformat()`) is read as UTC.
+    @Test func numbersKeepTheirDigitsAndZonelessTimesAreRead() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - title: Trades
+                resource: /trades
+                fields:
+                  - { path: avg, format: number }
+                  - { path: volume, format: number }
+                  - { path: price, decimals: 2 }
+                  - { path: seen, format: age }
+              - { title: Total, resource: /trades, show: value, select: volume, format: number, decimals: 1 }
+            layout: { columns: 1 }
+            """, columns: 60, rows: 16)
+        h.stub("trades", .json(#"{"avg":455.68,"volume":"10243.55","price":40,"seen":"2026-05-09T06:08:20.5"}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(Array(h.screen[2...5]) == [
+            "│ avg     455.68                                           │",
+            "│ volume  10,243.55                                        │",
+            "│ price   40.00                                            │",
+            "│ seen    4m ago                                           │",
+        ])
+        #expect(h.screen.contains { $0.contains("10,243.6") }, "the value pane's decimals: 1")
+        do {
+            _ = try ConfigLoader.parse("service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a, columns: [ { path: t, format: duration, decimals: 2 } ] }\n", file: "t.yaml")
+            Issue.record("decimals on a duration is a problem")
+        } catch {
+            #expect(error.problems.map(\.message) == ["decimals apply to format: number or percent, not duration"])
+        }
+    }
+
     @Test func fieldsShowLabelsAndFormattedValues() async throws {
         let h = try tsdbHarness()
         h.app.start()

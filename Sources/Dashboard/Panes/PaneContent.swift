@@ -76,13 +76,13 @@ final class PaneContent {
     }
 
     /// `value` as the field, column or pane says to show it (raw while `v` is on).
-    private func formatted(_ value: JSON, _ format: ValueFormat?) -> String {
+    private func formatted(_ value: JSON, _ format: ValueFormat?, decimals: Int? = nil) -> String {
         guard let format, !display.raw else { return PaneContent.inline(value) }
         let now = display.now()
         if let until = ValueFormatter.untilChange(value, format, now: now), let formattedFor {
             self.formattedFor = (formattedFor.raw, min(formattedFor.validUntil, now + until))
         }
-        return ValueFormatter.text(value, format, now: now, timeZone: display.timeZone) ?? PaneContent.inline(value)
+        return ValueFormatter.text(value, format, decimals: decimals, now: now, timeZone: display.timeZone) ?? PaneContent.inline(value)
     }
 
     /// The colour a field or column gives this value (matched on the value as received).
@@ -303,7 +303,7 @@ final class PaneContent {
     /// The selected value on one line (the `value` view and collapsed panes).
     func inlineValue(_ value: JSON) -> String {
         if let cachedInline { return cachedInline }
-        let text = formatted(value, shape.show == .value ? shape.format : nil)
+        let text = formatted(value, shape.show == .value ? shape.format : nil, decimals: shape.decimals)
         cachedInline = text
         var style = Style().bolded
         switch shape.thresholds?.level(of: value) ?? .normal {
@@ -386,7 +386,7 @@ final class PaneContent {
             pairs = fields.map { field in
                 let found = PathCache.path(field.path).flatMap { $0.lookup(value) }
                 styles.append(found.flatMap { PaneContent.style(of: $0, in: field) })
-                return (field.label, found.map { formatted($0, field.format) } ?? "—")
+                return (field.label, found.map { formatted($0, field.format, decimals: field.decimals) } ?? "—")
             }
             cachedFieldStyles = styles
         } else if let object = value.objectValue {
@@ -416,7 +416,7 @@ final class PaneContent {
         var styles: [[Style?]] = []
         let rows = found.map { values in
             if colored { styles.append(zip(values, fields).map { value, field in value.flatMap { PaneContent.style(of: $0, in: field) } }) }
-            return zip(values, fields).map { value, field in value.map { formatted($0, field.format) } ?? "—" }
+            return zip(values, fields).map { value, field in value.map { formatted($0, field.format, decimals: field.decimals) } ?? "—" }
         }
         cachedCellStyles = styles
         let table = (header, rows, Table.naturalWidths(header: header, rows: rows))

@@ -9,6 +9,7 @@ final class PaneContentShape: Sendable {
     let fields: [DisplayField]?
     let columns: [DisplayField]?
     let format: ValueFormat?
+    let decimals: Int?
     let thresholds: Thresholds?
 
     init(_ spec: PaneSpec) {
@@ -17,6 +18,7 @@ final class PaneContentShape: Sendable {
         fields = spec.fields
         columns = spec.columns
         format = spec.format
+        decimals = spec.decimals
         thresholds = spec.thresholds
     }
 }

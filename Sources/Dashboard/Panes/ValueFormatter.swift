@@ -10,14 +10,23 @@ enum ValueFormatter {
 
     /// `value` in `format`, or nil when the value is not one the format reads (a word where a
     /// number belongs): the raw value is shown then, never a made-up one.
-    static func text(_ value: JSON, _ format: ValueFormat, now: TimeInterval, timeZone: TimeZone?) -> String? {
+    /// `decimals` rounds a number or a percentage to that many places; without it, a number keeps
+    /// the digits it has.
+    static func text(_ value: JSON, _ format: ValueFormat, decimals: Int? = nil, now: TimeInterval, timeZone: TimeZone?) -> String? {
         switch format {
         case .number:
-            // Whole numbers are grouped digit for digit: a double would invent the digits past 17.
+            if let decimals {
+                // Rounded on the digits as written (10243.55 → 10,243.6), not on the nearest double.
+                if let digits = integerDigits(value) ?? decimalDigits(value) { return groupedDecimal(rounded(digits, decimals: decimals)) }
+                return number(value).map { fixed($0, decimals: decimals) }
+            }
+            // Grouped digit for digit as the value has them: a double would invent digits past
+            // 17, and rounding would drop ones it has (455.68 is not 455.7).
             if let digits = integerDigits(value) { return groupedDigits(digits) }
-            return number(value).map(grouped)
+            // An exponent form (1e+300) as JSON writes it.
+            return decimalDigits(value).map(groupedDecimal) ?? number(value).map(JSON.format)
         case .bytes: return number(value).map(bytes)
-        case .percent: return number(value).map(percent)
+        case .percent: return number(value).map { fraction in decimals.map { fixed(fraction * 100, decimals: $0) + "%" } ?? percent(fraction) }
         case .duration: return number(value).map(duration)
         case .age:
             guard let moment = moment(value) else { return nil }
@@ -61,10 +70,51 @@ enum ValueFormatter {
         }
         guard case .string(let text) = value else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let moment = zonelessMoment(trimmed) { return moment }
         for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
             if let date = try? style.parse(trimmed) { return date.timeIntervalSinceReferenceDate }
         }
         return nil
+    }
+
+    /// An ISO 8601 date and time written without a zone (`2026-11-27T10:00:00`, `2026-11-27
+    /// 10:00:00.123456`, Python's `isoformat()` of a naive time), taken as UTC: what servers
+    /// keep and log. Nil for any other text (a zone, a date alone).
+    static func zonelessMoment(_ text: String) -> TimeInterval? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 16, bytes.count <= 32 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            bytes[13] == UInt8(ascii: ":"), let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60
+        else { return nil }
+        var seconds = 0.0
+        var index = 16
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: ":"), bytes.count >= 19, let whole = number(17..<19), whole < 61 else { return nil }
+            seconds = Double(whole)
+            index = 19
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "."), bytes.count > 20, let fraction = number(20..<bytes.count) else { return nil }
+                seconds += Double(fraction) / pow(10, Double(bytes.count - 20))
+                index = bytes.count
+            }
+        }
+        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Double(days * 86_400 + hour * 3_600 + minute * 60) + seconds - epochToReference
     }
 
     /// The digits of a whole number as sent (an integer, a big integer, or text of digits).
@@ -79,6 +129,64 @@ enum ValueFormatter {
         let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         guard !body.isEmpty, body.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         return text
+    }
+
+    /// The digits of a number with a fraction as the value has them: a JSON number's shortest
+    /// form, or text written as a plain decimal (`"455.68"`, as Prometheus sends values); nil
+    /// for anything else (an exponent form is left to the caller's raw value).
+    static func decimalDigits(_ value: JSON) -> String? {
+        let text: String
+        switch value {
+        case .double(let d):
+            guard d.isFinite else { return nil }
+            text = JSON.format(d)
+        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        default: return nil
+        }
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        let digit = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        guard parts.count <= 2, parts.allSatisfy(digit) else { return nil }
+        return text
+    }
+
+    /// "10243.55" → "10,243.55": the whole part grouped, the fraction as it is.
+    static func groupedDecimal(_ text: String) -> String {
+        let parts = text.split(separator: ".", maxSplits: 1)
+        return groupedDigits(String(parts[0])) + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
+    /// Plain decimal digits (`-10243.555`) rounded half away from zero to `decimals` places,
+    /// trailing zeros kept: "-10243.56".
+    static func rounded(_ digits: String, decimals: Int) -> String {
+        let negative = digits.hasPrefix("-")
+        let body = negative ? digits.dropFirst() : Substring(digits)
+        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var fraction = Array(parts.count > 1 ? parts[1] : "")
+        var whole = Array(parts[0].isEmpty ? "0" : parts[0])
+        let roundUp = fraction.count > decimals && fraction[decimals] >= "5"
+        fraction = Array(fraction.prefix(decimals)) + Array(repeating: "0", count: max(0, decimals - fraction.count))
+        if roundUp {
+            var carry = true
+            for index in fraction.indices.reversed() where carry {
+                if fraction[index] == "9" { fraction[index] = "0" } else { fraction[index] = Character(String(fraction[index].wholeNumberValue! + 1)); carry = false }
+            }
+            for index in whole.indices.reversed() where carry {
+                if whole[index] == "9" { whole[index] = "0" } else { whole[index] = Character(String(whole[index].wholeNumberValue! + 1)); carry = false }
+            }
+            if carry { whole.insert("1", at: 0) }
+        }
+        let text = String(whole) + (decimals > 0 ? "." + String(fraction) : "")
+        let zero = !text.contains { $0 != "0" && $0 != "." }
+        return (negative && !zero ? "-" : "") + text
+    }
+
+    /// `number` rounded to `decimals` places, trailing zeros kept (40 → "40.00"), grouped.
+    static func fixed(_ number: Double, decimals: Int) -> String {
+        guard abs(number) < 1e21 else { return String(format: "%.3g", number) }
+        let text = String(format: "%.\(decimals)f", abs(number))
+        let negative = number < 0 && text.contains { $0 != "0" && $0 != "." }
+        return (negative ? "-" : "") + groupedDecimal(text)
     }
 
     /// "-1234567" → "-1,234,567".

@@ -25,6 +25,8 @@ public struct DisplayField: Sendable, Equatable {
     public var path: String
     public var label: String
     public var format: ValueFormat?
+    /// Places a `number` or `percent` value is rounded to; nil keeps a number's digits.
+    public var decimals: Int?
     public var width: Width
     /// Value text → colour name, e.g. `up` → `green` (matched on the value as received).
     public var colors: [String: DisplayColor]

@@ -19,6 +19,8 @@ public struct PaneSpec: Sendable {
     public var columns: [DisplayField]?
     /// How a value pane shows its value.
     public var format: ValueFormat?
+    /// Places a `number` or `percent` value is rounded to (`decimals: 2`); nil keeps its digits.
+    public var decimals: Int?
     /// Colours for a value pane's value; `fail` makes the pane failing.
     public var thresholds: Thresholds?
     /// When the pane counts as failing and what happens then (the file's `alerts:` with the
