@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import ResourceEngine
 
 extension CurlTransfer {
     /// libcurl's result as the `URLError` the engine turns into a screen message.
@@ -7,9 +8,11 @@ extension CurlTransfer {
     /// Failures with a `URLError` of their own get its code ("Could not connect to the server");
     /// the rest keep libcurl's own explanation as the description, which the engine shows
     /// ("transfer closed with 993 bytes remaining" reads as a connection closed mid-body).
-    static func urlError(for code: CURLcode, detail: String?) -> URLError {
+    /// `screenMessage` says more than the code's own message ("127.0.0.1:29080: connection refused").
+    static func urlError(for code: CURLcode, detail: String?, screenMessage: String? = nil) -> URLError {
         let text = detail ?? String(cString: curl_easy_strerror(code))
-        let info: [String: Any] = [NSLocalizedDescriptionKey: text, "CURLcode": Int(code.rawValue)]
+        var info: [String: Any] = [NSLocalizedDescriptionKey: text, "CURLcode": Int(code.rawValue)]
+        if let screenMessage { info[RequestError.screenMessageKey] = screenMessage }
         let mapped: URLError.Code? =
             switch code {
             case CURLE_COULDNT_CONNECT: .cannotConnectToHost

@@ -44,6 +44,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The origin credentials belong to: the first hop's.
     private let firstURL: URL
     private let credentials: HTTPCredentials?
+    /// True when the request presents a client certificate (`tls.clientCert`).
+    private let presentsClientCertificate: Bool
     /// Kept alive while the handle uses it.
     private let cookieStore: CurlCookieStore?
     /// Time spent in earlier hops, and their count, for the timing reported at the end.
@@ -76,6 +78,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.url = url
         self.firstURL = url
         self.credentials = transport.credentials
+        self.presentsClientCertificate = transport.tls.clientCertificate != nil
         self.cookieStore = transport.cookieJar.flatMap(CurlCookieStore.store(for:))
         self.method = (request.httpMethod ?? "GET").uppercased()
         self.requestBody = request.httpBody
@@ -404,8 +407,68 @@ final class CurlTransfer: @unchecked Sendable {
             return Failure("The server closed the connection before the response was complete", detail: detail)
         case CURLE_PEER_FAILED_VERIFICATION:
             return certificateFailure(detail: detail)
+        case CURLE_COULDNT_CONNECT:
+            // Where, and why: "127.0.0.1:29080: connection refused".
+            var osError = 0
+            _ = hc_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError)
+            let reason = CurlTransfer.connectReason(Int32(osError)) ?? "could not connect"
+            return CurlTransfer.urlError(for: code, detail: detail, screenMessage: "\(CurlTransfer.hostAndPort(url)): \(reason)")
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return CurlTransfer.urlError(for: code, detail: detail, screenMessage: "\(url.host ?? "the host"): no such host (DNS found no address)")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            if let refused = clientCertificateRefusal(code, detail: detail) { return refused }
+            return CurlTransfer.urlError(for: code, detail: detail)
         default:
             return CurlTransfer.urlError(for: code, detail: detail)
+        }
+    }
+
+    /// The server would not take the client certificate (or wants one): one message however the
+    /// TLS version reports it — an alert during the handshake (TLS 1.2), on the first read
+    /// ("SSL_read: … alert bad certificate"), or the connection closed under the first write
+    /// right after a handshake this transfer made (TLS 1.3 sends its verdict after it).
+    private func clientCertificateRefusal(_ code: CURLcode, detail: String?) -> (any Error)? {
+        guard url.scheme?.lowercased() == "https", !received.statusLineSeen else { return nil }
+        let text = (detail ?? "").lowercased()
+        let alerts = ["alert bad certificate", "alert certificate required", "alert unknown ca", "alert certificate unknown",
+            "alert unsupported certificate", "alert certificate expired", "alert certificate revoked", "alert access denied"]
+        typealias Failure = RequestError.Cause.TransportFailure
+        let alerted = alerts.contains { text.contains($0) } || (code == CURLE_SSL_CONNECT_ERROR && text.contains("alert handshake failure"))
+        var closedAfterHandshake = false
+        if !alerted, code != CURLE_SSL_CONNECT_ERROR {
+            var handshake: curl_off_t = 0
+            _ = hc_getinfo_offset(easy, CURLINFO_APPCONNECT_TIME_T, &handshake)
+            closedAfterHandshake = handshake > 0
+        }
+        if presentsClientCertificate, alerted || closedAfterHandshake {
+            return Failure("The server refused our client certificate (tls.clientCert)", detail: detail)
+        }
+        if alerted {
+            return Failure("The server asks for a client certificate (set tls.clientCert and tls.clientKey)", detail: detail)
+        }
+        if closedAfterHandshake {
+            return Failure("The server closed the connection right after the TLS handshake: it may require a client certificate (tls.clientCert)", detail: detail)
+        }
+        return nil
+    }
+
+    /// `host:port` of `url`, an IPv6 host in brackets, the scheme's port when none is written.
+    static func hostAndPort(_ url: URL) -> String {
+        let host = url.host ?? "the server"
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// Why a connection could not be made, from the system's error.
+    static func connectReason(_ code: Int32) -> String? {
+        switch code {
+        case ECONNREFUSED: "connection refused"
+        case ETIMEDOUT: "connection timed out"
+        case EHOSTUNREACH: "no route to the host"
+        case ENETUNREACH: "network unreachable"
+        case EADDRNOTAVAIL: "address not available"
+        case EACCES, EPERM: "connection not permitted"
+        default: nil
         }
     }
 

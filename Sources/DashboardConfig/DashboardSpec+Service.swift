@@ -68,6 +68,10 @@ extension DashboardSpec {
     @MainActor
     public func configure(_ service: Service, as spec: ServiceSpec) {
         let name = spec.name.map { "service \($0)" } ?? "service"
+        // A failure says the server's own words first ("403 · no access to this project"):
+        // the message an error body carries (`message`, `error`, problem+json, ServiceStack's
+        // `responseStatus`), unless a `configure` block sets the cleanup stage itself.
+        service.configure(description: "error messages from error bodies") { $0.pipeline[.cleanup].add(ErrorMessageTransformer()) }
         if spec.expiration != nil || spec.retry != nil || spec.timeout != nil {
             service.configure(description: "\(name) timings") { config in
                 if let expiration = spec.expiration { config.expirationTime = expiration }

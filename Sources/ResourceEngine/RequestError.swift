@@ -72,11 +72,20 @@ public struct RequestError: Error, Sendable {
         cause is Cause.RequestCancelled
     }
 
+    /// The `URLError` user-info key under which a transport puts a screen message more precise
+    /// than its code's ("127.0.0.1:29080: connection refused").
+    public static let screenMessageKey = "ResourceEngineScreenMessage"
+
     /// A message for a transport error that reads well on a terminal.
     static func screenMessage(for error: any Error) -> String {
         if let urlError = error as? URLError {
+            if let message = urlError.userInfo[screenMessageKey] as? String { return message }
+            // Where, when the error says which URL: "127.0.0.1:29080: could not connect".
+            let place = urlError.failingURL.flatMap { url in url.host.map { host in
+                (host.contains(":") ? "[\(host)]" : host) + ":\(url.port ?? (url.scheme == "https" ? 443 : 80))"
+            } }
             switch urlError.code {
-            case .cannotConnectToHost: return "Could not connect to the server"
+            case .cannotConnectToHost: return place.map { "\($0): could not connect" } ?? "Could not connect to the server"
             case .timedOut: return "The request timed out"
             case .cannotFindHost, .dnsLookupFailed: return "Could not find the server"
             case .networkConnectionLost: return "The network connection was lost"

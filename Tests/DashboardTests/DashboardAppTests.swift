@@ -53,7 +53,7 @@ let shopConfig = """
             "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
             "┌ Payments ───────────── 503 · 0 ms · error ┐┌ Users ────────────────── 200 · 0 ms · now ┐",
             "│ Unable to load data.                      ││                                           │",
-            "│ 503 · Service Unavailable                 ││                    42                     │",
+            "│ 503 · Payment gateway unavailable         ││                    42                     │",
             "│ [t] Try again      no data yet            ││                                           │",
             "│                                           ││                                           │",
             "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
@@ -235,7 +235,7 @@ let shopConfig = """
         let screen = try await h.press(.character("e"))
         #expect(screen.contains { $0.contains("Health  Requested") })
         #expect(screen.contains { $0.contains("Health  NewData(Network)  200  0 ms") })
-        #expect(screen.contains { $0.contains("Payments  Error  503  0 ms  Service Unavailable") })
+        #expect(screen.contains { $0.contains("Payments  Error  503  0 ms  Payment gateway unavailable") })
         try await h.press(.escape)
         #expect(h.app.mode == .normal)
     }

@@ -44,7 +44,7 @@ import Testing
             " Shop API · hammock.yaml · 4 panes  ✓3 ✗1 ⟳0           06:13   ? help ",
             "▸✓ Health       200 · 0 ms · now  status UP  version 1.4.2            ",
             #" ✓ Open orders  200 · 0 ms · now  [{"id":1021,"customer":"Ada Lovelac…"#,
-            " ✗ Payments     503 · 0 ms · error  Service Unavailable               ",
+            " ✗ Payments     503 · 0 ms · error  Payment gateway unavailable       ",
             " ✓ Users        200 · 0 ms · now  42                                  ",
             "                                                                      ",
             "                                                                      ",

@@ -47,4 +47,20 @@ import Testing
         #expect(screen.contains("│ OK ") && screen.contains("│ on "))
         run.app.stop()
     }
+
+    /// A refused connection says where and why on the pane, not only in zoom.
+    @Test func aRefusedConnectionSaysWhereAndWhyOnThePane() async throws {
+        let gone = try PythonTestServer()
+        let port = gone.port
+        gone.stop()
+        let run = try live("""
+            service: { baseURL: "http://127.0.0.1:\(port)/" }
+            panes:
+              - { title: Down, resource: /health }
+            """, columns: 60, rows: 8)
+        run.app.start()
+        try await run.settle()
+        #expect(run.backend.lines.contains { $0.contains("127.0.0.1:\(port): connection refused") }, "\(run.backend.lines.joined(separator: "\n"))")
+        run.app.stop()
+    }
 }

@@ -134,7 +134,7 @@ import Testing
             "┌ ▸ Health ──────────────────────────── 503 · 0 ms · error ┐",
             "│ status  UP                                               │",
             "│                                                          │",
-            "│ ✗ 503 · Service Unavailable · data from 1m ago           │",
+            "│ ✗ 503 · gateway down · data from 1m ago                  │",
             "│ ▁   p50 0 ms  p95 0 ms                                   │",
             "└──────────────────────────────────────────────────────────┘",
             " r reload  t retry  R reload all  tab next  ⏎ zoom  e event…",
@@ -236,6 +236,52 @@ import Testing
         #expect(h.app.panes[0].resource.latestError == nil)
         #expect(h.screen[2].contains("health  true"))
         #expect(h.app.panes[0].unmetExpectation == #"expected body.health == true, got "true""#)
+    }
+}
+
+/// Failures lead with their cause, on the pane itself: the status and the body's own message
+/// (also where expectations asked for another status), why a pane is degraded, and how old the
+/// last answer is when a pane that expects an error status loses its server.
+@MainActor
+@Suite struct FailuresLeadWithTheirCauseTests {
+    @Test func eachPaneSaysWhyOnThePane() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Plain, resource: /a, fields: [status, version] }
+              - { title: Expecting, resource: /b, fields: [status, version], expect: ["status == 200"] }
+              - { title: Degraded, resource: /c, show: value, select: n, thresholds: { warn: "> 0" } }
+              - { title: Unauth, resource: /d, every: 1s, expect: ["status == 401"] }
+            layout: { columns: 2 }
+            """, columns: 84, rows: 16)
+        h.stub("a", .json(#"{"message":"no access to this"}"#, status: 403))
+        h.stub("b", .json(#"{"message":"Payment gateway unavailable"}"#, status: 503))
+        h.stub("c", .json(#"{"n":1}"#))
+        h.stub("d", .json(#"{"message":"who are you"}"#, status: 401))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[3].verdict == .ok, "the 401 it asks for")
+        h.stub("d", .failure(URLError(.cannotConnectToHost)))
+        try await h.advance(1.5)
+        #expect(h.screen == [
+            " hammock · hammock.yaml · 4 panes  ✓0 ◐1 ✗3 ⟳0                       06:13   ? help ",
+            "┌ ▸ Plain ───────── 403 · 500 ms · error ┐┌ Expecting ─────── 503 · 500 ms · error ┐",
+            "│ Unable to load data.                   ││ Unable to load data.                   │",
+            "│ 403 · no access to this                ││ 503 · Payment gateway unavailable      │",
+            "│ [t] Try again      no data yet         ││ [t] Try again      no data yet         │",
+            "│                                        ││                                        │",
+            "│     no answered probe                  ││     no answered probe                  │",
+            "└────────────────────────────────────────┘└────────────────────────────────────────┘",
+            "┌ Degraded ───────── 200 · 0 ms · 1s ago ┐┌ Unauth ── no response · 500 ms · error ┐",
+            "│                                        ││ Unable to load data.                   │",
+            "│                   1                    ││ Could not connect to the server        │",
+            "│                                        ││ [t] Try again      last answer 1s ago  │",
+            "│                                        ││                                        │",
+            "│ ◐ 1 meets the warn threshold > 0       ││ ▁   p50 0 ms  p95 0 ms                 │",
+            "└────────────────────────────────────────┘└────────────────────────────────────────┘",
+            " r reload  t retry  R reload all  tab next  ⏎ zoom  e events  / filter  s sort  p p…",
+        ])
     }
 }
 

@@ -165,7 +165,7 @@ import Testing
         try await h.press(.enter)
         let screen = try await h.press(.character("5"))
         #expect(Array(screen[2...11]) == [
-            "│ ✗ 503 Service Unavailable                                            │",
+            "│ ✗ 503 Service Unavailable · gateway down                             │",
             "│ failing since 06:13:21 (2s ago), 2 probes in a row                   │",
             "│ last good data 3s ago                                                │",
             "│                                                                      │",

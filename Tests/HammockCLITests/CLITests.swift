@@ -192,7 +192,7 @@ import Testing
         let error = try #require(events.first { $0["event"] == "Error" })
         #expect(error["status"] == 503)
         #expect(error["resource"] == .string(api.baseURL + "payments"))
-        #expect(error["message"] == "Service Unavailable")
+        #expect(error["message"] == "Payment gateway unavailable", "the error body's own message")
         #expect(error["time"]?.stringValue?.hasSuffix("Z") == true)
     }
 

@@ -88,6 +88,32 @@ import Testing
         #expect(try panes(outcome)[0]["data"]?["path"] == "/-/healthy")
     }
 
+    /// A client certificate the server refuses (TLS 1.3 says so after the handshake, at the first
+    /// write or read) reads the same on every pane, and so does a missing one.
+    @Test func aRefusedClientCertificateSaysSoOnEveryPane() async throws {
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"), clientCA: pki.caCertificate)
+        defer { server.stop() }
+        let otherAuthority = try TestCertificates()
+        let stranger = try otherAuthority.leaf(name: "stranger", client: true)
+        let refused = try await run("""
+            service:
+              baseURL: \(server.baseURL)
+              tls: { ca: ca.pem, clientCert: \(stranger.certificate), clientKey: \(stranger.key) }
+            panes:
+              - { title: A, resource: /a }
+              - { title: B, resource: /b, method: POST, body: { x: 1 } }
+              - { title: C, resource: /c }
+            """)
+        #expect(refused.status == 1)
+        let errors = try panes(refused).map { $0["error"]?.stringValue }
+        #expect(errors == Array(repeating: "The server refused our client certificate (tls.clientCert)", count: 3), "\(refused.output)")
+
+        let missing = try await run("service:\n  baseURL: \(server.baseURL)\n  tls: { ca: ca.pem }\npanes:\n  - { title: A, resource: /a }\n")
+        let unsent = try #require(try panes(missing)[0]["error"]?.stringValue)
+        #expect(unsent.contains("client certificate (set tls.clientCert") || unsent.contains("may require a client certificate"), "\(missing.output)")
+        withExtendedLifetime(otherAuthority) {}
+    }
+
     @Test func basicAuthIsSentToTheServiceAndNeverShownAndAPaneCanGoWithout() async throws {
         let server = try PythonTestServer(certificate: try pki.leaf(name: "server"))
         defer { server.stop() }

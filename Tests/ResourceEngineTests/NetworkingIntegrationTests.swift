@@ -193,7 +193,9 @@ import Testing
         let resource = service.resource("/anything")
         _ = try await resource.load().awaitResult()
         let error = try #require(resource.latestError)
-        #expect(error.userMessage == "Could not connect to the server")
+        // Where, and (when the transport knows) why.
+        let place = "127.0.0.1:\(URL(string: base)!.port!)"
+        #expect(error.userMessage == (transport == .curl ? "\(place): connection refused" : "\(place): could not connect"))
         #expect(error.httpStatusCode == nil)
     }
 

@@ -296,18 +296,12 @@ extension DashboardApp {
                 inner.height -= 1
             }
         }
-        if let unmet = pane.unmetExpectation, !pane.resource.hasError, inner.height >= 2 {
-            // The reason, wrapped to at most two lines, at the bottom of the pane.
-            var lines = Paragraph("⚠ " + unmet).lines(width: inner.width)
-            let room = min(2, inner.height - 1)
-            if lines.count > room {
-                lines = Array(lines.prefix(room))
-                lines[room - 1] = DisplayWidth.truncate(lines[room - 1] + " …", to: inner.width)
-            }
-            for (offset, line) in lines.enumerated() {
-                buffer.setString(x: inner.x, y: inner.bottom - lines.count + offset, line, style: Style().fg(.yellow))
-            }
-            inner.height -= lines.count
+        // Why the pane is not plainly ok, at its foot: an unmet expectation, or what keeps it
+        // degraded ("1 of 3 failed probes before it fails", "0.85 meets the warn threshold > 0.8").
+        if let unmet = pane.unmetExpectation, !pane.resource.hasError {
+            footNote("⚠ " + unmet, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)
+        } else if health == .degraded, let reason = pane.degradedReason {
+            footNote("◐ " + reason, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)
         }
         // A failing pane that still shows its older data (an overlay like [anyData, …]) says
         // so at the bottom: what failed and how old the data is.
@@ -335,6 +329,22 @@ extension DashboardApp {
         }
     }
 
+    /// `text` wrapped to at most `lines` lines (the last ending in ` …` when cut) at the bottom of
+    /// `inner`, which shrinks by what it took; nothing when the pane has no room beside it.
+    private func footNote(_ text: String, style: Style, lines limit: Int, in inner: inout Rect, buffer: inout Buffer) {
+        guard inner.height >= 2 else { return }
+        var lines = Paragraph(text).lines(width: inner.width)
+        let room = min(limit, inner.height - 1)
+        if lines.count > room {
+            lines = Array(lines.prefix(room))
+            lines[room - 1] = DisplayWidth.truncate(lines[room - 1] + " …", to: inner.width)
+        }
+        for (offset, line) in lines.enumerated() {
+            buffer.setString(x: inner.x, y: inner.bottom - lines.count + offset, line, style: style)
+        }
+        inner.height -= lines.count
+    }
+
     /// The overlay's state, except that an error status the pane's expectations ask for is data
     /// to show, not an error.
     private func overlayState(of pane: Pane) -> StatusOverlay.State {
@@ -348,9 +358,12 @@ extension DashboardApp {
     private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
         let message = pane.displayedError ?? ""
         let detail = error.httpStatusCode.map { "\($0) · \(message)" } ?? message
-        let age = pane.resource.latestData.map { data -> String in
-            let seconds = max(0, clock.now - data.timestamp)
-            return "last data " + (seconds < 1 ? "just now" : Formatting.age(seconds))
+        // How old the last thing it could show is: its data, or an answer its expectations asked
+        // for (a 401 a check wants) before the server went away.
+        let last = pane.resource.latestData.map { ("last data ", $0.timestamp) } ?? pane.lastAnswerTime.map { ("last answer ", $0) }
+        let age = last.map { label, time -> String in
+            let seconds = max(0, clock.now - time)
+            return label + (seconds < 1 ? "just now" : Formatting.age(seconds))
         } ?? "no data yet"
         var detailLines = Paragraph(detail).lines(width: area.width)
         let room = max(1, area.height - 2)

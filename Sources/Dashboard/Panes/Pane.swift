@@ -114,11 +114,21 @@ public final class Pane {
 
     // MARK: Verdict
 
-    /// True when the latest load failed with an HTTP status and this pane's expectations speak
-    /// about the status: then they, not the status, decide ("status == 401" on a 401 is working).
+    /// True when the latest load failed with an HTTP status that this pane's expectations ask
+    /// for ("status == 401" on a 401): then it is a working pane showing the answer's body. An
+    /// error status they do not ask for (a 503 where they say `status == 200`) is a failure
+    /// like any other, and says its status and message first.
     public var errorIsExpected: Bool {
-        spec.expectsStatus && resource.latestError?.httpStatusCode != nil
+        statusAnswersExpectations && spec.expectsStatus && resource.latestError?.httpStatusCode != nil
     }
+
+    /// Whether the latest error's status meets every expectation about the status (worked out
+    /// by `evaluate` for each finished load).
+    private var statusAnswersExpectations = false
+
+    /// When the pane last had an answer to show (data, or an error status it expects), on the
+    /// engine clock: "last answer 5m ago" once it fails with neither.
+    public private(set) var lastAnswerTime: TimeInterval?
 
     /// What the pane shows: the latest data, or the body of an error response its expectations
     /// asked for.
@@ -241,6 +251,15 @@ public final class Pane {
     /// Re-checks the expectations and whether the content can be shown, after a finished load.
     /// Returns which verdicts changed.
     func evaluate() -> (expectations: Bool, content: Bool) {
+        statusAnswersExpectations = false
+        if spec.expectsStatus, let status = resource.latestError?.httpStatusCode {
+            let observation = Expectation.Observation(statusCode: status, latency: nil, body: nil, headers: [:])
+            statusAnswersExpectations = spec.expect.allSatisfy { expectation in
+                guard case .status = expectation.operand else { return true }
+                return expectation.failure(in: observation) == nil
+            }
+        }
+        if let shown = shownEntity { lastAnswerTime = max(lastAnswerTime ?? shown.timestamp, shown.timestamp) }
         let content = self.content
         let problem = content?.problem
         thresholdWarning = problem == nil ? content?.warning : nil
