@@ -187,8 +187,17 @@ extension ConfigLoader {
             }
         }
         if let entry = value("token"), let path = reader.string(entry.value, "\(what).token") {
-            if (try? JSONPath(path)) == nil {
-                reader.problem(at: entry.value, "\(what).token: \"\(path)\" is not a valid path")
+            if path.hasPrefix("header.") {
+                // The token comes in a response header (X-Subject-Token, Transmission's session id).
+                let name = String(path.dropFirst(7))
+                if isHeaderName(name) {
+                    login.tokenHeader = name
+                } else {
+                    reader.problem(at: entry.value, "\(what).token: \"\(path)\" needs a header name after header. (token: header.X-Subject-Token)")
+                    ok = false
+                }
+            } else if (try? JSONPath(path)) == nil {
+                reader.problem(at: entry.value, "\(what).token: \"\(path)\" is not a valid path (a path in the answer's JSON, or header.NAME)")
                 ok = false
             }
             login.tokenPath = path

@@ -9,7 +9,14 @@ import ResourceEngine
 /// with a `refreshOn` status (401) renews the token once and is repeated once — never in a loop.
 /// Requests that need a login at the same time share one. A failed login fails every request
 /// that waits for it with "login failed: 401 invalid credentials", and is not tried again before
-/// the service's retry time has passed, so bad credentials never become a storm of logins.
+/// the service's retry time has passed — twice as long after each failure in a row (up to a
+/// minute), and never before a `Retry-After` the server gave — so bad credentials never become a
+/// storm of logins.
+///
+/// A token may come in a response header (`token: header.NAME`), from any answer that carries
+/// it: Transmission's RPC answers any request without its session id with 409 and the id in
+/// `X-Transmission-Session-Id`; a request answered so (a `refreshOn` status) takes the new id and
+/// is repeated once with it, without another login.
 @MainActor
 public final class LoginSession {
     /// The login request's own resource (its state is the last login's outcome).
@@ -24,7 +31,14 @@ public final class LoginSession {
     public private(set) var headerValue: String?
     private var expiresAt: TimeInterval?
     private var pending: Request?
-    private var failure: (error: RequestError, at: TimeInterval)?
+    /// The last login's failure, and when the next may be tried.
+    private var failure: (error: RequestError, retryAt: TimeInterval)?
+    /// Failed logins in a row (the wait doubles with each).
+    private var failuresInARow = 0
+    /// The longest a login waits after failures, unless the server asks for longer.
+    static let longestBackOff: TimeInterval = 60
+    /// The longest `Retry-After` taken from a server.
+    static let longestRetryAfter: TimeInterval = 3_600
     /// How many login requests were sent, for logs and tests.
     public private(set) var loginCount = 0
 
@@ -55,6 +69,10 @@ public final class LoginSession {
             else { return .useThisResponse }
             // Another request may have renewed the token meanwhile: then just go again with it.
             if self.headerValue != sentWith, self.headerValue != nil { return .passTo(request.repeated()) }
+            // The refusal itself may carry the new token (Transmission's 409 with its session id).
+            if let entity = error.entity, let token = self.token(in: entity), self.adopt(token) != sentWith {
+                return .passTo(request.repeated())
+            }
             self.headerValue = nil
             return .passTo(self.afterLogin { request.repeated() })
         }
@@ -64,13 +82,16 @@ public final class LoginSession {
     /// with the login's error when it fails.
     private func afterLogin(_ next: @escaping @MainActor () -> Request) -> Request {
         let login = loginRequest()
-        return Resource.prepareRequest(using: WaitForLogin(login: login, next: next, description: "after login \(spec.url.display)"))
+        return Resource.prepareRequest(
+            using: WaitForLogin(
+                login: login, next: next, loggedIn: { [weak self] in self?.headerValue != nil },
+                failure: { [weak self] in self?.failure?.error }, description: "after login \(spec.url.display)"))
     }
 
     /// The login under way, a new one, or (within the retry time after a failure) that failure.
     private func loginRequest() -> Request {
         if let pending { return pending }
-        if let failure, now - failure.at < retryAfterFailure {
+        if let failure, now < failure.retryAt {
             return Resource.failedRequest(returning: failure.error)
         }
         loginCount += 1
@@ -88,15 +109,11 @@ public final class LoginSession {
         switch info.response {
         case .success(let entity):
             guard let token = token(in: entity) else {
-                record(RequestError(
-                    userMessage: "login failed: the answer has no \(spec.tokenPath)", cause: nil, timestamp: now))
+                let place = spec.tokenHeader.map { "header \($0)" } ?? spec.tokenPath
+                record(RequestError(userMessage: "login failed: the answer has no \(place)", cause: nil, timestamp: now))
                 return
             }
-            secrets.add(token)
-            let value = spec.scheme.isEmpty ? token : "\(spec.scheme) \(token)"
-            secrets.add(value)
-            headerValue = value
-            failure = nil
+            adopt(token)
             if let path = expiresInPath, let json = entity.content as? JSON, let seconds = path.lookup(json)?.doubleValue, seconds > 0 {
                 // Renewed a little early, so a request never leaves with a token about to lapse.
                 expiresAt = now + max(1, seconds * 0.9)
@@ -105,17 +122,65 @@ public final class LoginSession {
             }
         case .failure(let error):
             guard !error.isCancellation else { return }
-            record(LoginSession.loginFailed(error, now: now))
+            // A token in a header may come with a refusal (Transmission's 409): that is the login.
+            if let entity = error.entity, let token = token(in: entity) {
+                adopt(token)
+                expiresAt = nil
+                return
+            }
+            record(LoginSession.loginFailed(error, now: now), retryAfter: LoginSession.retryAfter(error, now: now))
         }
     }
 
-    private func record(_ error: RequestError) {
-        headerValue = nil
-        failure = (error, now)
+    /// Makes `token` the one requests carry (and a secret); returns the header value.
+    @discardableResult
+    private func adopt(_ token: String) -> String {
+        secrets.add(token)
+        let value = spec.scheme.isEmpty ? token : "\(spec.scheme) \(token)"
+        secrets.add(value)
+        headerValue = value
+        failure = nil
+        failuresInARow = 0
+        return value
     }
 
-    /// The token in the login's answer: a string (or number) at `token`.
+    /// Records a failed login: no new one before the retry time, doubled for each failure in a
+    /// row (up to `longestBackOff`), and not before what the server asked (`retryAfter`).
+    private func record(_ error: RequestError, retryAfter: TimeInterval? = nil) {
+        headerValue = nil
+        failuresInARow += 1
+        let backOff = min(retryAfterFailure * pow(2, Double(failuresInARow - 1)), max(retryAfterFailure, LoginSession.longestBackOff))
+        let wait = max(backOff, retryAfter ?? 0)
+        var told = error
+        if let retryAfter, retryAfter > retryAfterFailure {
+            told.userMessage += " (the server asks to wait \(DurationText.format(retryAfter)))"
+        }
+        failure = (told, now + wait)
+    }
+
+    /// Seconds a 429 or 503 answer's `Retry-After` asks for (seconds, or an HTTP date), at most
+    /// `longestRetryAfter`; nil without one.
+    static func retryAfter(_ error: RequestError, now: TimeInterval) -> TimeInterval? {
+        guard let status = error.httpStatusCode, status == 429 || status == 503,
+            let value = error.entity?.headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+        else { return nil }
+        if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return min(seconds, longestRetryAfter) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        // The engine clock counts from the reference date, as `Date` does.
+        return min(max(0, date.timeIntervalSinceReferenceDate - now), longestRetryAfter)
+    }
+
+    /// The token in an answer: the `token: header.NAME` header, or a string (or number) at the
+    /// `token` path of its JSON.
     private func token(in entity: Entity) -> String? {
+        if let name = spec.tokenHeader {
+            guard let value = entity.headers[name.lowercased()]?.trimmingCharacters(in: .whitespaces), LoginSession.usable(value) else { return nil }
+            return value
+        }
         var json = entity.content as? JSON
         if json == nil, let data = entity.content as? Data { json = try? JSONParser.parse(data) }
         if json == nil, let text = entity.content as? String { json = try? JSONParser.parse(text) }
@@ -125,8 +190,13 @@ public final class LoginSession {
         case .int(let number): String(number)
         default: nil
         }
-        guard let token, !token.isEmpty, !token.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return nil }
+        guard let token, LoginSession.usable(token) else { return nil }
         return token
+    }
+
+    /// A token that can go in a header: one word, no control characters.
+    static func usable(_ token: String) -> Bool {
+        !token.isEmpty && !token.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F }
     }
 
     /// "login failed: 401 invalid credentials": the status and the message the server gave.
@@ -148,25 +218,34 @@ public final class LoginSession {
 }
 
 /// Waits for a login request (which it never cancels: others may wait for it too), then passes
-/// to the request it was given, or fails with the login's error.
+/// to the request it was given, or fails with the login's error — unless the session logged in
+/// all the same (a refusal that carried the token, as Transmission's 409 does).
 @MainActor
 final class WaitForLogin: RequestDelegate {
     let login: Request
     let next: @MainActor () -> Request
+    let loggedIn: @MainActor () -> Bool
+    /// The session's account of the failure (with how long it waits), when it has one.
+    let failure: @MainActor () -> RequestError?
     let requestDescription: String
     private var started: Request?
 
-    init(login: Request, next: @escaping @MainActor () -> Request, description: String) {
+    init(
+        login: Request, next: @escaping @MainActor () -> Request, loggedIn: @escaping @MainActor () -> Bool,
+        failure: @escaping @MainActor () -> RequestError?, description: String
+    ) {
         self.login = login
         self.next = next
+        self.loggedIn = loggedIn
+        self.failure = failure
         self.requestDescription = description
     }
 
     func startUnderlyingOperation(passingResponseTo handler: any RequestCompletionHandler) {
         login.onCompletion { [self] info in
             guard !handler.willIgnore(info) else { return }
-            if case .failure(let error) = info.response {
-                let failed = error.cause is LoginSession.LoginFailed ? error : LoginSession.loginFailed(error, now: error.timestamp)
+            if case .failure(let error) = info.response, !loggedIn() {
+                let failed = failure() ?? (error.cause is LoginSession.LoginFailed ? error : LoginSession.loginFailed(error, now: error.timestamp))
                 handler.broadcastResponse(ResponseInfo(response: .failure(failed)))
                 return
             }
@@ -182,6 +261,6 @@ final class WaitForLogin: RequestDelegate {
     }
 
     func repeated() -> any RequestDelegate {
-        WaitForLogin(login: login, next: next, description: requestDescription)
+        WaitForLogin(login: login, next: next, loggedIn: loggedIn, failure: failure, description: requestDescription)
     }
 }

@@ -40,8 +40,12 @@ public struct RequestError: Error, Sendable {
         self.httpStatusCode = status
         self.cause = cause
         self.timestamp = timestamp
-        if let content, !content.isEmpty {
+        // An answer keeps its entity even with an empty body: its headers say things (a
+        // session id to send next, `Retry-After`, an `ETag`), as Siesta keeps it.
+        if let content, !content.isEmpty || response != nil {
             self.entity = Entity(response: response, content: content, timestamp: timestamp)
+        } else if let response {
+            self.entity = Entity(response: response, content: Data(), timestamp: timestamp)
         } else {
             self.entity = nil
         }

@@ -19,7 +19,13 @@ import Glibc
 /// - `/orders`: needs `Authorization: Bearer` with a token the server issued and has not expired.
 /// - `POST /admin/expire`: every issued token stops working (they expired).
 /// - `/expected`: needs `Authorization: Bearer` with the token `/admin/expect?token=T` set.
-/// - `/stats`: how many logins, OAuth2 token requests and 401s there were.
+/// - `/stats`: how many logins, OAuth2 token requests, 401s, Transmission 409s, rate-limited and
+///   Keystone logins there were, and the requests per path (`hits`).
+/// - `/transmission/rpc`: Transmission's RPC: 409 with `X-Transmission-Session-Id` unless the
+///   request sends the current id; `POST /admin/transmission/rotate` changes it.
+/// - `POST /keystone/auth/tokens`: 201 with the token in `X-Subject-Token` (OpenStack Keystone);
+///   `/keystone/projects` needs it in `X-Auth-Token`.
+/// - `POST /limited/login`: always 429 with `Retry-After: 165`.
 /// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
 ///   (the value is `on` in base64).
 /// - `/health/text`: `OK` as `text/plain` (Synapse's `/health`).
@@ -90,7 +96,8 @@ public final class PythonTestServer: @unchecked Sendable {
         import hashlib, http.server, json, os, ssl, sys, threading, time, urllib.parse, base64
 
         lock = threading.Lock()
-        state = {"issued": set(), "count": 0, "logins": 0, "oauth": 0, "unauthorized": 0, "expected": None}
+        state = {"issued": set(), "count": 0, "logins": 0, "oauth": 0, "unauthorized": 0, "expected": None,
+                 "session_id": "tx-1", "conflicts": 0, "limited": 0, "keystone": 0, "hits": {}}
         REALM = "hammock"
         NONCE = os.urandom(8).hex()
 
@@ -155,6 +162,8 @@ public final class PythonTestServer: @unchecked Sendable {
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 body = raw.decode("utf-8", "replace")
+                with lock:
+                    state["hits"][url.path] = state["hits"].get(url.path, 0) + 1
                 if url.path == "/redirect":
                     self.answer(int(query.get("status", "302")), {}, [("Location", query.get("to", "/"))])
                 elif url.path.endswith("/echo"):
@@ -221,7 +230,38 @@ public final class PythonTestServer: @unchecked Sendable {
                         self.refuse("wrong token")
                 elif url.path == "/stats":
                     with lock:
-                        self.answer(200, {"logins": state["logins"], "oauth": state["oauth"], "unauthorized": state["unauthorized"]})
+                        self.answer(200, {"logins": state["logins"], "oauth": state["oauth"], "unauthorized": state["unauthorized"],
+                                          "conflicts": state["conflicts"], "limited": state["limited"], "keystone": state["keystone"],
+                                          "hits": state["hits"]})
+                elif url.path == "/transmission/rpc":
+                    with lock:
+                        current = state["session_id"]
+                        if self.headers.get("X-Transmission-Session-Id") != current:
+                            state["conflicts"] += 1
+                    if self.headers.get("X-Transmission-Session-Id") != current:
+                        self.answer(409, b"<h1>409: Conflict</h1>", [("X-Transmission-Session-Id", current)], content_type="text/html")
+                    else:
+                        self.answer(200, {"result": "success", "arguments": {"torrentCount": 3}})
+                elif url.path == "/admin/transmission/rotate":
+                    with lock:
+                        state["session_id"] = "tx-%s" % os.urandom(4).hex()
+                    self.answer(200, {"ok": True})
+                elif url.path == "/keystone/auth/tokens":
+                    with lock:
+                        state["keystone"] += 1
+                    token = self.issue("ks", "logins")
+                    self.answer(201, {"token": {"expires_at": "2099-01-01T00:00:00Z"}}, [("X-Subject-Token", token)])
+                elif url.path == "/keystone/projects":
+                    with lock:
+                        valid = self.headers.get("X-Auth-Token") in state["issued"]
+                    if valid:
+                        self.answer(200, {"projects": [{"name": "demo"}]})
+                    else:
+                        self.refuse("token missing")
+                elif url.path == "/limited/login":
+                    with lock:
+                        state["limited"] += 1
+                    self.answer(429, {"message": "slow down"}, [("Retry-After", "165")])
                 elif url.path == "/kv/range":
                     try:
                         asked = json.loads(body or "{}").get("key", "")

@@ -65,7 +65,7 @@ import Testing
             "hammock.yaml:3:18: service.auth.login needs a resource (the login request's path, e.g. /auth/token)"
         ])
         #expect(problems(base + "{ login: { resource: /auth, token: \"a[\", refreshOn: [200] } }" + pane) == [
-            #"hammock.yaml:3:44: service.auth.login.token: "a[" is not a valid path"#,
+            #"hammock.yaml:3:44: service.auth.login.token: "a[" is not a valid path (a path in the answer's JSON, or header.NAME)"#,
             "hammock.yaml:3:62: service.auth.login.refreshOn must be between 400 and 599, not 200",
         ])
         #expect(problems(base + "{ oauth2: { tokenURL: /token, clientId: \"a:b\", clientSecret: s } }" + pane) == [

@@ -331,4 +331,78 @@ import Testing
         #expect(resources[0].url == resources[1].url)
         #expect(resources[0] !== resources[1], "one URL, two services: two requests")
     }
+
+    // MARK: Sessions real APIs use
+
+    /// A token that comes in a response header: Keystone's `X-Subject-Token` after a login, and
+    /// Transmission's RPC, whose 409 carries the session id every request must send, again
+    /// whenever the server changes it — one 409 each time, never a loop.
+    @Test func aTokenFromAResponseHeaderAndTransmissionsSessionDance() async throws {
+        let run = try setup("""
+            services:
+              keystone:
+                baseURL: BASEkeystone/
+                auth: { login: { resource: /auth/tokens, body: { json: { user: ops } }, token: header.X-Subject-Token, header: X-Auth-Token, scheme: "" } }
+              tx:
+                baseURL: BASEtransmission/
+                auth:
+                  login:
+                    resource: /rpc
+                    body: { json: { method: session-get } }
+                    token: header.X-Transmission-Session-Id
+                    header: X-Transmission-Session-Id
+                    scheme: ""
+                    refreshOn: [409]
+            panes:
+              - { title: Projects, service: keystone, resource: /projects }
+              - { title: Torrents, service: tx, resource: /rpc, method: POST, body: { method: torrent-get } }
+              - { title: Stats, service: tx, resource: /rpc, method: POST, body: { method: session-stats } }
+            """)
+        #expect(json(try await load(run, "Projects"))?["projects"]?[0]?["name"] == "demo", "the header's token in X-Auth-Token")
+        #expect(try await stats()["keystone"] == 1)
+
+        #expect(json(try await load(run, "Torrents"))?["result"] == "success")
+        #expect(json(try await load(run, "Stats"))?["result"] == "success")
+        #expect(try await stats()["conflicts"] == 1, "one 409, for the login; both panes then send the id")
+
+        try await post("/admin/transmission/rotate")
+        #expect(json(try await load(run, "Torrents"))?["result"] == "success", "a new id: taken from the 409, the request repeated")
+        #expect(json(try await load(run, "Stats"))?["result"] == "success")
+        #expect(try await stats()["conflicts"] == 2)
+        #expect(try await stats()["hits"]?["/transmission/rpc"] == 6, "login, 2 panes, 409 and its repeat, the other pane")
+    }
+
+    /// A login answered 429 with `Retry-After: 165` is not tried again for 165 s, and failed logins
+    /// back off: each waits twice as long as the one before.
+    @Test func aFailedLoginHonoursRetryAfterAndBacksOff() async throws {
+        let limited = try setup("""
+            services:
+              api:
+                baseURL: BASE
+                auth: { login: { resource: /limited/login, body: { json: { user: ops } } } }
+            panes:
+              - { title: Orders, service: api, resource: /orders }
+            """)
+        let message = try #require(message(try await load(limited, "Orders")))
+        #expect(message == "login failed: 429 slow down (the server asks to wait 2m45s)", "\(message)")
+        for _ in 0..<10 {
+            clock.advance(by: 15)
+            #expect(self.message(try await load(limited, "Orders"))?.hasPrefix("login failed: 429") == true)
+        }
+        #expect(try await stats()["limited"] == 1, "150 s later, still the one login")
+        clock.advance(by: 16)
+        _ = try await load(limited, "Orders")
+        #expect(try await stats()["limited"] == 2, "after 165 s, one more")
+
+        let refused = try setup(loginService, environment: ["SHOP_PASSWORD": "wrong"])
+        let before = try #require(try await stats()["logins"]?.intValue)
+        var logins: [Int] = []
+        for _ in 0..<16 {
+            _ = try await load(refused, "Orders")
+            logins.append(try #require(try await stats()["logins"]?.intValue) - before)
+            clock.advance(by: 1)
+        }
+        // retry 1 s, then 2, 4, 8 s between tries.
+        #expect(logins == [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5], "\(logins)")
+    }
 }

@@ -198,7 +198,7 @@ import Testing
         h.stubText(h.resource, "", status: 404)
         let error = try #require(try await h.resource.load().awaitResult().error)
         #expect(error.userMessage == "Not Found")
-        #expect(error.entity == nil)
+        #expect(error.entity?.bodyText == "", "an empty body, but the answer's headers are kept")
         h.stubText(h.resource, "", status: 503)
         #expect(try await h.resource.load().awaitResult().error?.userMessage == "Service Unavailable")
     }

@@ -30,6 +30,10 @@ public struct LoginSpec: Sendable {
     public var headers: [HeaderSpec]
     /// Where the token is in the login's JSON answer.
     public var tokenPath: String
+    /// The response header the token comes in instead (`token: header.X-Subject-Token`), taken
+    /// from any answer that carries it: Transmission's RPC answers 409 with
+    /// `X-Transmission-Session-Id`, which every request must then send.
+    public var tokenHeader: String?
     /// The header the token is sent in, and the word before it (`Bearer`; empty for none).
     public var header: String
     public var scheme: String
