@@ -15,7 +15,7 @@ public enum ConfigLoader {
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -580,6 +580,10 @@ public enum ConfigLoader {
         if let entry = value("every") {
             if let seconds = reader.duration(entry.value, "every", minimum: minimumEvery) { every = seconds } else { ok = false }
         }
+        var backoff: TimeInterval?
+        if let entry = value("backoff") {
+            if let seconds = reader.duration(entry.value, "backoff", minimum: minimumEvery) { backoff = seconds } else { ok = false }
+        }
         let fields = value("fields").flatMap { readDisplayFields($0.value, "fields", reader: &reader) }
         let columns = value("columns").flatMap { readDisplayFields($0.value, "columns", reader: &reader) }
         if value("fields") != nil, fields == nil { ok = false }
@@ -724,6 +728,7 @@ public enum ConfigLoader {
         pane.withoutAuth = withoutAuth
         pane.format = format
         pane.decimals = decimals
+        pane.backoff = backoff
         pane.thresholds = thresholds
         pane.alerts = alerts
         return pane

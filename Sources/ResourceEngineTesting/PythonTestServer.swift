@@ -26,6 +26,7 @@ import Glibc
 /// - `POST /keystone/auth/tokens`: 201 with the token in `X-Subject-Token` (OpenStack Keystone);
 ///   `/keystone/projects` needs it in `X-Auth-Token`.
 /// - `POST /limited/login`: always 429 with `Retry-After: 165`.
+/// - `/unavailable`: always 503.
 /// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
 ///   (the value is `on` in base64).
 /// - `/health/text`: `OK` as `text/plain` (Synapse's `/health`).
@@ -258,6 +259,8 @@ public final class PythonTestServer: @unchecked Sendable {
                         self.answer(200, {"projects": [{"name": "demo"}]})
                     else:
                         self.refuse("token missing")
+                elif url.path == "/unavailable":
+                    self.answer(503, {"message": "down for maintenance"})
                 elif url.path == "/limited/login":
                     with lock:
                         state["limited"] += 1

@@ -109,8 +109,7 @@ let shopConfig = """
         #expect(h.screen[13].contains("t retry"), "the footer offers retry on a failing pane")
         let before = h.network.requestCount(for: h.url("payments"))
         try await h.press(.character("t"))
-        #expect(h.network.requestCount(for: h.url("payments")) == before, "within retryTime, retry waits")
-        h.clock.advance(by: 1.5)
+        #expect(h.network.requestCount(for: h.url("payments")) == before + 1, "a key retries at once, whatever the retry time")
         h.stub("payments", .json(#"{"status":"OK"}"#))
         h.network.holdsResponses = true
         try await h.press(.character("t"))

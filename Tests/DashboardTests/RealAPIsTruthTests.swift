@@ -1,3 +1,4 @@
+import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation
@@ -61,6 +62,28 @@ import Testing
         run.app.start()
         try await run.settle()
         #expect(run.backend.lines.contains { $0.contains("127.0.0.1:\(port): connection refused") }, "\(run.backend.lines.joined(separator: "\n"))")
+        run.app.stop()
+    }
+
+    /// A failing pane backs off, counted at the server: with `every: 5s` and `retry: 1s`, tries at
+    /// 0, 1, 3 and 7 s (not every second), then every 5 s.
+    @Test func aFailingPaneBacksOffCountedAtTheServer() async throws {
+        let run = try live("""
+            service: { baseURL: BASE, retry: 1s }
+            panes:
+              - { title: Down, resource: /unavailable, every: 5s }
+            """, columns: 60, rows: 8)
+        run.app.start()
+        try await run.settle()
+        for _ in 0..<14 { try await run.advance(0.5) }
+        let admin = Service(networking: CurlProvider())
+        let hits = { () async -> Int? in
+            guard case .success(let entity) = await admin.resource(absoluteURL: self.server.url("/stats")).load().result else { return nil }
+            return (entity.content as? JSON)?["hits"]?["/unavailable"]?.intValue
+        }
+        #expect(await hits() == 4, "0, 1, 3 and 7 s")
+        for _ in 0..<10 { try await run.advance(0.5) }
+        #expect(await hits() == 5, "then its every: 12 s")
         run.app.stop()
     }
 }

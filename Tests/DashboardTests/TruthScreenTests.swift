@@ -389,3 +389,41 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: planted).isEmpty, "nothing went into the planted directory")
     }
 }
+
+/// A failing pane backs off: after the first retry it waits twice as long each time, up to its
+/// `every` (or its `backoff:`), counted at the server; `t` and `r` still load at once.
+@MainActor
+@Suite struct BackOffTests {
+    @Test func aServerThatIsDownIsNotAskedEverySecond() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+              retry: 1s
+            panes:
+              - { title: Down, resource: /down, every: 5s }
+              - { title: Capped, resource: /capped, every: 1m, backoff: 3s }
+            """)
+        h.stub("down", .failure(URLError(.cannotConnectToHost)))
+        h.stub("capped", .failure(URLError(.cannotConnectToHost)))
+        h.app.start()
+        try await h.settle()
+        var down: [Int] = []
+        var capped: [Int] = []
+        for _ in 0..<24 {
+            try await h.advance(0.5)
+            down.append(h.network.requestCount(for: h.url("down")))
+            capped.append(h.network.requestCount(for: h.url("capped")))
+        }
+        // Tries at 0, 1, 3, 7 s, then every 5 s (its every): 4 in the first 7 s, not 8.
+        #expect(down[13] == 4, "\(down)")
+        #expect(down.last == 5, "\(down)")
+        // Capped by backoff: 0, 1, 3, 6, 9, 12 s.
+        #expect(capped.last == 6, "\(capped)")
+
+        #expect(h.app.selectedPane?.spec.title == "Down")
+        let before = h.network.requestCount(for: h.url("down"))
+        try await h.press(.character("t"))
+        try await h.press(.character("r"))
+        #expect(h.network.requestCount(for: h.url("down")) == before + 2, "keys load at once")
+    }
+}

@@ -297,28 +297,39 @@ public final class Pane {
         resource.loadIfNeeded()
     }
 
-    /// Retries a failed load (the overlay's retry).
+    /// Retries a failed load now (a key press: `t`), whatever the back-off would wait.
     @discardableResult
     public func retry() -> [Request] {
-        overlay.retryFailedRequests()
+        overlay.retryFailedRequestsNow()
     }
 
     // MARK: Cadence
 
     /// When the pane should next load, on the engine clock, or nil while a load is in flight
-    /// (its end decides). After a failure: `retry` after it. Otherwise `every` after the latest
-    /// load of its resource started (whichever pane or key started it), or after the data's own
-    /// time when it came from the cache; at once when there is neither.
+    /// (its end decides). After a failure: `retry` after it, then twice as long after each
+    /// failure in a row, up to `backoff` (its `every` unless it says) — a server that is down is
+    /// not asked every second. Otherwise `every` after the latest load of its resource started
+    /// (whichever pane or key started it), or after the data's own time when it came from the
+    /// cache; at once when there is neither.
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
         if resource.isLoading { return nil }
         if let error = resource.latestError, !errorIsExpected {
-            // `retry: 0` must not retry a refused connection back to back.
-            return error.timestamp + max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
+            return error.timestamp + retryWait
         }
         if let lastRequested { return lastRequested + every }
         let phase = firstLoadNotBefore ?? now
         if let data = resource.latestData { return max(data.timestamp + every, phase) }
         return max(now, phase)
+    }
+
+    /// How long a failing pane waits before its next try: `retry`, doubled for each failed probe in
+    /// a row after the first, at most `backoff` (its `every` unless it says; never less than
+    /// `retry`). `retry: 0` must not retry a refused connection back to back.
+    var retryWait: TimeInterval {
+        let retry = max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
+        let limit = max(retry, spec.backoff ?? every)
+        let doublings = Double(max(0, min(alert.badInARow - 1, 30)))
+        return min(retry * pow(2, doublings), limit)
     }
 
     /// Runs `action` at `due` unless something already runs no later.

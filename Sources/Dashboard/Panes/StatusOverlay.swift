@@ -74,6 +74,15 @@ public final class StatusOverlay: ResourceObserver {
         return requests
     }
 
+    /// Loads every observed resource that has an error now, as a manual load, without waiting out
+    /// `retryTime` (a key the user pressed); a load already in flight is joined, not doubled.
+    @discardableResult
+    public func retryFailedRequestsNow() -> [Request] {
+        let requests = observedResources.filter { $0.hasError }.map { $0.loadRequests.first ?? $0.load() }
+        for request in requests { trackManualLoad(request) }
+        return requests
+    }
+
     /// Counts `request` as a manual load until it completes (the `manualLoading` rule).
     public func trackManualLoad(_ request: Request) {
         manualLoadCount += 1

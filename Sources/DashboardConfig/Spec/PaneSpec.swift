@@ -21,6 +21,8 @@ public struct PaneSpec: Sendable {
     public var format: ValueFormat?
     /// Places a `number` or `percent` value is rounded to (`decimals: 2`); nil keeps its digits.
     public var decimals: Int?
+    /// The longest a failing pane waits between tries (`backoff: 1m`); nil: its `every`.
+    public var backoff: TimeInterval?
     /// Colours for a value pane's value; `fail` makes the pane failing.
     public var thresholds: Thresholds?
     /// When the pane counts as failing and what happens then (the file's `alerts:` with the
