@@ -119,6 +119,30 @@ let shopConfig = """
         #expect(h.screen[0].contains("✓4 ✗0"))
     }
 
+    /// With failing panes first (`s`), a probe that re-sorts the grid does not move the cursor:
+    /// the keys act on the pane the user chose.
+    @Test func theCursorStaysOnTheChosenPaneWhenProbesReSortTheGrid() async throws {
+        h.app.start()
+        try await h.settle()
+        try await h.press(.character("s"))
+        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments", "Health", "Open orders", "Users"])
+        #expect(h.app.selectedPane?.spec.title == "Health", "s keeps the pane that was selected")
+        try await h.press(.character("j"))
+        #expect(h.app.selectedPane?.spec.title == "Users")
+        // Health and Users start failing, Payments recovers: the order changes under the cursor.
+        h.stub("health", .json(#"{"message":"down"}"#, status: 503))
+        h.stub("users", .json(#"{"message":"down"}"#, status: 503))
+        h.stub("payments", .json(#"{"status":"OK"}"#))
+        h.clock.advance(by: 10)
+        try await h.press(.character("R"))
+        #expect(h.app.visiblePanes.map(\.spec.title) == ["Health", "Users", "Open orders", "Payments"])
+        #expect(h.app.selectedPane?.spec.title == "Users", "still the pane the user chose")
+        #expect(h.screen.contains { $0.contains("▸ Users") })
+        let before = h.network.requestCount(for: h.url("users"))
+        try await h.press(.character("r"))
+        #expect(h.network.requestCount(for: h.url("users")) == before + 1, "r reloads the chosen pane")
+    }
+
     @Test func reloadAllLoadsEveryPane() async throws {
         h.app.start()
         try await h.settle()

@@ -37,8 +37,7 @@ extension DashboardApp {
         case .character(let c): filter.append(c)
         default: break
         }
-        selection = 0
-        clampSelection()
+        select(0, in: visiblePanes)
     }
 
     /// The event log: scroll, `/` filter, `f` only the selected pane, Esc (or `e`, `q`) closes.
@@ -135,7 +134,9 @@ extension DashboardApp {
     }
 
     private func handleNormalKey(_ key: KeyEvent) {
-        let count = visiblePanes.count
+        let visible = visiblePanes
+        let count = visible.count
+        let selection = selectionIndex(in: visible)
         switch key {
         case .character("q"): quit(0)
         case .character("r"): selectedPane?.reload()
@@ -167,15 +168,14 @@ extension DashboardApp {
                 searchMissed = false
                 pane.scroll = 0
             }
-        case .tab: if count > 0 { selection = (selection + 1) % count }
-        case .backTab: if count > 0 { selection = (selection - 1 + count) % count }
-        case .right, .character("l"): selection = min(count - 1, selection + 1)
-        case .left, .character("h"): selection = max(0, selection - 1)
-        case .down, .character("j"): if selection + gridColumns < count { selection += gridColumns }
-        case .up, .character("k"): if selection - gridColumns >= 0 { selection -= gridColumns }
+        case .tab: if count > 0 { select((selection + 1) % count, in: visible) }
+        case .backTab: if count > 0 { select((selection - 1 + count) % count, in: visible) }
+        case .right, .character("l"): select(min(count - 1, selection + 1), in: visible)
+        case .left, .character("h"): select(max(0, selection - 1), in: visible)
+        case .down, .character("j"): if selection + gridColumns < count { select(selection + gridColumns, in: visible) }
+        case .up, .character("k"): if selection - gridColumns >= 0 { select(selection - gridColumns, in: visible) }
         default: break
         }
-        clampSelection()
     }
 
     /// Shows the pane's request as a curl command and offers it to the clipboard.
@@ -208,7 +208,8 @@ extension DashboardApp {
     }
 
     private func reselect(_ pane: Pane?) {
-        guard let pane, let index = visiblePanes.firstIndex(where: { $0 === pane }) else { return }
-        selection = index
+        let visible = visiblePanes
+        guard let pane, let index = visible.firstIndex(where: { $0 === pane }) else { return }
+        select(index, in: visible)
     }
 }

@@ -146,6 +146,7 @@ extension DashboardApp {
             renderCollapsed(visible, into: area, buffer: &buffer)
             return
         }
+        let selection = selectionIndex(in: visible)
         for (index, rect) in Layout.grid(area, count: visible.count, columns: columns).enumerated() {
             renderPane(visible[index], selected: index == selection, into: rect, buffer: &buffer, zoomed: false)
         }
@@ -154,6 +155,7 @@ extension DashboardApp {
     /// One line per pane; the window scrolls to keep the selection in view.
     private func renderCollapsed(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
         let capacity = area.height
+        let selection = selectionIndex(in: visible)
         let first = max(0, min(selection - capacity + 1, visible.count - capacity))
         var titleWidth = 0
         for pane in visible { titleWidth = max(titleWidth, min(24, pane.titleWidth)) }

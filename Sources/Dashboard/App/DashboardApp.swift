@@ -51,8 +51,12 @@ public final class DashboardApp {
     /// Keys and resizes draw on the next main-queue turn regardless.
     var minimumFrameInterval: Double { pacing.minimumInterval }
 
-    /// Index into `visiblePanes` of the selected pane.
-    public internal(set) var selection = 0
+    /// Index into `visiblePanes` of the selected pane: the pane the user chose, wherever a
+    /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
+    public var selection: Int { selectionIndex(in: visiblePanes) }
+    /// The pane the user chose, and the index it had then (used when it is no longer visible).
+    private var chosenPane: ObjectIdentifier?
+    private var chosenIndex = 0
     public internal(set) var isZoomed = false
     /// The zoomed pane's view (data, response, request, timing, error).
     public internal(set) var zoomView: ZoomView = .data
@@ -507,8 +511,9 @@ public final class DashboardApp {
             // Histories continue for requests still shown; the rest go.
             let shown = Set(panes.map(\.historyKey))
             histories = histories.filter { shown.contains($0.key) }
-            if let title = selectedTitle, let index = visiblePanes.firstIndex(where: { $0.spec.title == title }) {
-                selection = index
+            let visible = visiblePanes
+            if let title = selectedTitle, let index = visible.firstIndex(where: { $0.spec.title == title }) {
+                select(index, in: visible)
             }
         case .rejected(let errors):
             let first = errors.problems.first.map(\.description) ?? "invalid config"
@@ -573,11 +578,27 @@ public final class DashboardApp {
 
     public var selectedPane: Pane? {
         let visible = visiblePanes
-        return visible.indices.contains(selection) ? visible[selection] : nil
+        let index = selectionIndex(in: visible)
+        return visible.indices.contains(index) ? visible[index] : nil
     }
 
+    /// Where the chosen pane is in `visible` (the panes in display order); where it was, kept
+    /// within them, when it is not there.
+    func selectionIndex(in visible: [Pane]) -> Int {
+        if let chosenPane, let index = visible.firstIndex(where: { ObjectIdentifier($0) == chosenPane }) { return index }
+        return max(0, min(chosenIndex, visible.count - 1))
+    }
+
+    /// Chooses the pane at `index` of `visible`.
+    func select(_ index: Int, in visible: [Pane]) {
+        chosenIndex = max(0, min(index, visible.count - 1))
+        chosenPane = visible.indices.contains(chosenIndex) ? ObjectIdentifier(visible[chosenIndex]) : nil
+    }
+
+    /// Chooses the pane the selection now falls on (after a filter that hid the chosen one).
     func clampSelection() {
-        selection = max(0, min(selection, visiblePanes.count - 1))
+        let visible = visiblePanes
+        select(selectionIndex(in: visible), in: visible)
     }
 
     // MARK: Frames
