@@ -427,3 +427,81 @@ import Testing
         #expect(h.network.requestCount(for: h.url("down")) == before + 2, "keys load at once")
     }
 }
+
+/// Small truths: a table of plain values, a login that fails in the title bar, a starter that
+/// shows what real APIs need.
+@MainActor
+@Suite struct SmallTruthsTests {
+    @Test func aTableOfPlainValuesIsOneColumn() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Jobs, resource: /api/v1/label/job/values, show: table, select: data }
+            """, columns: 40, rows: 8)
+        h.stub("api/v1/label/job/values", .json(#"{"status":"success","data":["node","prometheus"]}"#))
+        h.app.start()
+        try await h.settle()
+        #expect(h.app.panes[0].verdict == .ok, "\(h.app.panes[0].failure ?? "")")
+        #expect(Array(h.screen[1...4]) == [
+            "┌ ▸ Jobs ──────────── 200 · 0 ms · now ┐",
+            "│ data                                 │",
+            "│ node                                 │",
+            "│ prometheus                           │",
+        ])
+    }
+
+    @Test func aFailingLoginShowsInThePanesTitleBar() async throws {
+        let h = try DashboardHarness("""
+            services:
+              shop:
+                baseURL: https://shop.test/
+                auth: { login: { resource: /login, body: { json: { user: ops, password: "${PW}" } } } }
+            panes:
+              - { title: Orders, service: shop, resource: /orders, every: 1s }
+            """, columns: 60, rows: 8, environment: ["PW": "pw", "PATH": "/usr/bin:/bin"])
+        h.network.stub(.post, "https://shop.test/login", .json(#"{"access_token":"t-1"}"#))
+        h.network.stub(.get, "https://shop.test/orders", .json("[]"))
+        h.app.start()
+        try await h.settle()
+        try await h.settle()
+        #expect(h.screen[1].contains("200 · 0 ms"))
+        // The token is refused from now on, and the login with it.
+        h.network.stub(.get, "https://shop.test/orders", .json(#"{"error":"expired"}"#, status: 401))
+        h.network.stub(.post, "https://shop.test/login", .json(#"{"error":"invalid credentials"}"#, status: 401))
+        try await h.advance(1.2)
+        try await h.settle()
+        #expect(h.screen[1] == "┌ ▸ Orders ────────────────────────── login failed · error ┐", "\(h.screen.joined(separator: "\n"))")
+        #expect(h.screen.contains { $0.contains("login failed: 401 invalid credentials") })
+    }
+
+    /// The starter file shows services, auth and tls, and what it shows works when uncommented.
+    @Test func theStarterShowsServicesAuthAndTLSThatWork() throws {
+        let text = StarterConfig.text
+        for key in ["# services:", "#   bearer:", "#   login:", "# tls:", "#   clientCert:"] {
+            #expect(text.contains(key), "\(key)")
+        }
+        let directory = ScratchDirectory.path("starter")
+        try FileManager.default.createDirectory(atPath: directory + "/certs", withIntermediateDirectories: true)
+        for file in ["internal-ca.pem", "me.pem", "me.key"] { try "x".write(toFile: directory + "/certs/" + file, atomically: true, encoding: .utf8) }
+        // Uncomment the tls block, the bearer line, the services block and the second pane.
+        var lines: [String] = []
+        var inside: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if ["# auth:", "# tls:", "# services:"].contains(where: { trimmed.hasPrefix($0) }) || trimmed.hasPrefix("# - title: Invoices") {
+                inside = trimmed
+            } else if !trimmed.hasPrefix("#") {
+                inside = nil
+            }
+            let keep = inside != nil && !(inside!.hasPrefix("# auth:") && ["#   basic:", "#   login:", "#   oauth2:"].contains { trimmed.hasPrefix($0) })
+            lines.append(keep ? line.replacingOccurrences(of: "# ", with: "", options: [], range: line.range(of: "# ")) : line)
+        }
+        let path = directory + "/hammock.yaml"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let spec = try ConfigLoader.load(path: path, environment: ["API_TOKEN": "t", "BILLING_KEY": "k"])
+        #expect(spec.services.map(\.name) == ["billing"])
+        #expect(spec.service.tls?.clientCertificate?.hasSuffix("certs/me.pem") == true)
+        #expect(spec.panes.map(\.title) == ["Health", "Invoices"])
+    }
+}

@@ -235,7 +235,10 @@ extension DashboardApp {
         let resource = pane.resource
         var code: String?
         var latency: String?
-        if let metrics = resource.latestMetrics {
+        if resource.latestError?.cause is LoginSession.LoginFailed {
+            // The pane's own request was never sent: its last exchange's status says nothing now.
+            code = "login failed"
+        } else if let metrics = resource.latestMetrics {
             code = metrics.statusCode.map(String.init) ?? "no response"
             latency = Formatting.latency(metrics.latency)
         }

@@ -12,6 +12,21 @@ public enum StarterConfig {
           expiration: 30s     # panes without an `every` refresh this often (250ms, 5s, 2m, 1h)
           retry: 2s           # a failed pane is tried again this long after the failure
           timeout: 10s        # a request taking longer fails with "The request timed out"
+          # auth:               # one kind; sent only to this base URL's origin
+          #   bearer: "${API_TOKEN}"                       # or bearer: { file: ~/.config/api/token }
+          #   basic: { user: ops, password: "${API_PASSWORD}" }
+          #   login: { resource: /auth/token, body: { json: { user: ops, password: "${API_PASSWORD}" } }, token: access_token }
+          #   oauth2: { tokenURL: https://sso.example/token, clientId: hammock, clientSecret: "${CLIENT_SECRET}" }
+          # tls:
+          #   ca: certs/internal-ca.pem                  # trust a private CA (a file or a folder)
+          #   clientCert: certs/me.pem                   # mutual TLS
+          #   clientKey: certs/me.key
+
+        # services:           # more APIs in one file: each pane names its own (service: billing)
+        #   billing:
+        #     baseURL: ${BILLING_URL:-http://127.0.0.1:9000/api/}
+        #     headers: { X-Api-Key: "${BILLING_KEY}" }
+        #     cookies: true   # a cookie jar of its own, in memory
 
         # configure:          # blocks matched by URL pattern, applied in order; all that match apply
         #   - pattern: /orders/**
@@ -27,6 +42,12 @@ public enum StarterConfig {
             every: 5s         # refreshed every 5 s, start to start (overrides expiration)
             show: fields      # fields | table | text | json | value
             fields: [status]
+            # expect: ["status == 200", "latency < 500ms"]   # or the pane turns ⚠ and says why
+          # - title: Invoices
+          #   service: billing
+          #   resource: /invoices/due
+          #   show: table
+          #   columns: [id, customer, { path: total, format: number, decimals: 2 }]
 
         layout:
           columns: 2

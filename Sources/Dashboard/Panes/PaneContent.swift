@@ -137,7 +137,8 @@ final class PaneContent {
             guard let items = value.arrayValue else { return "table: expected a list of objects, got \(value.kindName)" }
             guard let first = items.first else { return nil }
             guard let columns = shape.columns else {
-                return first.objectValue == nil ? "table: expected a list of objects, got a list of \(first.kindName)" : nil
+                // A list of strings or numbers is one column; a list of lists is not a table.
+                return first.arrayValue != nil ? "table: expected a list of objects or of values, got a list of lists" : nil
             }
             let paths = columns.compactMap { PathCache.path($0.path) }
             let found = items.contains { item in paths.contains { $0.lookup(item) != nil } }
@@ -404,11 +405,16 @@ final class PaneContent {
     func tableRows(_ value: JSON) -> (header: [String], rows: [[String]], naturalWidths: [Int]) {
         if let cachedTable { return cachedTable }
         guard let items = value.arrayValue else { return ([], [], []) }
-        let fields = shape.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
+        // A list of values (Prometheus's label values, a list of names): one column, named after
+        // what was selected.
+        let values = shape.columns == nil && items.first.map { $0.objectValue == nil } == true
+        let fields = values
+            ? [DisplayField(path: "", label: shape.select.map(DisplayField.defaultLabel(for:)) ?? "value")]
+            : shape.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
         var header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
         let paths = fields.map { PathCache.path($0.path) }
         let colored = fields.contains { !$0.colors.isEmpty }
-        var found = items.prefix(Limits.lines).map { item in paths.map { path in path.flatMap { $0.lookup(item) } } }
+        var found = items.prefix(Limits.lines).map { item in values ? [item] : paths.map { path in path.flatMap { $0.lookup(item) } } }
         if let sort = tableSort, sort.column < fields.count {
             found = PaneContent.sorted(found, by: sort)
             header[sort.column] += sort.descending ? " ▼" : " ▲"
