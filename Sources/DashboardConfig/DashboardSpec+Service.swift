@@ -225,9 +225,12 @@ extension DashboardSpec {
     /// The URL a pane requests as written, for display and logs: what came from the environment
     /// as written (`${TOKEN}`), and a password written into it masked (it is a secret).
     public func displayURL(for pane: PaneSpec) -> String {
+        let base = serviceSpec(for: pane).baseURL
+        // `${API_URL}` whose value ends in "/" gets no second one: `${API_URL}health`.
+        let endsInSlash = base.map { $0.fromEnvironment && $0.value.prefix { !"?#".contains($0) }.hasSuffix("/") } ?? false
         let written = WrittenURL.absolute(
-            base: serviceSpec(for: pane).baseURL?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
-            encoding: false) ?? pane.resource.display
+            base: base?.display, written: pane.resource.display, params: pane.params.map { ($0.name, $0.value.display) },
+            encoding: false, baseEndsInSlash: endsInSlash) ?? pane.resource.display
         return WrittenURL.maskingPassword(written)
     }
 

@@ -58,8 +58,11 @@ public enum WrittenURL {
     /// (whose query is dropped and whose path ends in `/`), then `params` appended in file order,
     /// each name and value percent-encoded except for unreserved characters.
     /// With `encoding` false, nothing is encoded: for showing a URL whose secrets are still
-    /// `${VAR}` templates.
-    public static func absolute(base: String?, written: String, params: [(name: String, value: String)] = [], encoding: Bool = true) -> String? {
+    /// `${VAR}` templates. `baseEndsInSlash` says the base's value ends in `/` where its text
+    /// cannot show it (`${API_URL}`): no second `/` is added then.
+    public static func absolute(
+        base: String?, written: String, params: [(name: String, value: String)] = [], encoding: Bool = true, baseEndsInSlash: Bool = false
+    ) -> String? {
         func encodingWhatCannotTravel(_ text: String) -> String { encoding ? WrittenURL.encodingWhatCannotTravel(text) : text }
         func formEscape(_ text: String) -> String { encoding ? WrittenURL.formEscape(text) : text }
         var url: String
@@ -69,7 +72,7 @@ public enum WrittenURL {
             guard let base else { return nil }
             var root = base
             if let cut = root.firstIndex(where: { $0 == "?" || $0 == "#" }) { root = String(root[..<cut]) }
-            if !root.hasSuffix("/") { root += "/" }
+            if !root.hasSuffix("/"), !baseEndsInSlash { root += "/" }
             url = root + encodingWhatCannotTravel(written.hasPrefix("/") ? String(written.dropFirst()) : written)
         }
         if !params.isEmpty {

@@ -113,6 +113,8 @@ import Testing
             """, environment: [:])
         #expect(text.hasPrefix(#"[ -n "${API_URL-}" ] || API_URL='http://127.0.0.1:8731/'"#))
         #expect(text.hasSuffix(#""${API_URL}"'health'"#), "not //health: \(text)")
+        let spec = try ConfigLoader.parse("service: { baseURL: \"${API_URL:-http://127.0.0.1:8731/}\" }\npanes:\n  - { title: A, resource: /health }\n", file: "t.yaml", environment: [:])
+        #expect(spec.displayURL(for: spec.panes[0]) == "${API_URL:-http://127.0.0.1:8731/}health", "the URL as written, without a second slash")
     }
 
     @Test func shellQuoting() {
