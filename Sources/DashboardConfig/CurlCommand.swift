@@ -39,6 +39,8 @@ public enum CurlCommand {
         var fallbacks: [(name: String, value: String)] = []
         /// True once a literal had a secret masked.
         var masked = false
+        /// True once a value named like a credential was masked in its own place (not a secret).
+        var maskedInPlace = false
 
         init(redactor: Redactor) {
             self.redactor = redactor
@@ -99,7 +101,7 @@ public enum CurlCommand {
             if let body = pane.body {
                 // In its own place, a member named like a credential is masked whatever wrote it.
                 let shown = body.shown
-                if shown != String(decoding: body.data, as: UTF8.self) { masked = true }
+                if shown != String(decoding: body.data, as: UTF8.self) { maskedInPlace = true }
                 options.append("--data-binary " + quoted(Word(literal: shown)))
             }
             let transport = credentials ? service.tls : nil
@@ -117,6 +119,9 @@ public enum CurlCommand {
 
             var lines: [String] = []
             if masked { lines.append("# ••• marks secrets written in the config itself: fill them in before running.") }
+            if maskedInPlace {
+                lines.append("# ••• also hides values the config writes under names like key, token or password: copy them from the config.")
+            }
             lines += notes
             for fallback in fallbacks {
                 lines.append("[ -n \"${\(fallback.name)-}\" ] || \(fallback.name)=\(CurlCommand.singleQuoted(fallback.value))")
@@ -156,7 +161,7 @@ public enum CurlCommand {
                 let name = WrittenURL.formEscaped(param.name)
                 if CredentialName.matches(param.name), !param.value.fromEnvironment, !param.value.value.isEmpty {
                     // In the URL as sent, its own place, a value named like a credential is masked.
-                    masked = true
+                    maskedInPlace = true
                     params.append(Word(literal: (byShell ? "+" : "") + name + "=" + Redactor.mask))
                 } else if byShell, param.value.template.contains("${") {
                     params.append(Word(literal: name + "=") + word(param.value.template))
