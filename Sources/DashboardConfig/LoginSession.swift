@@ -110,7 +110,11 @@ public final class LoginSession {
         case .success(let entity):
             guard let token = token(in: entity) else {
                 let place = spec.tokenHeader.map { "header \($0)" } ?? spec.tokenPath
-                record(RequestError(userMessage: "login failed: the answer has no \(place)", cause: nil, timestamp: now))
+                let found = spec.tokenHeader.map { entity.headers[$0.lowercased()] != nil } ?? (tokenJSON(in: entity).flatMap(tokenPath.lookup).map { $0 != .null } ?? false)
+                let reason = found ? "its \(place) is not one word (a token has no spaces, line breaks or control characters)" : "the answer has no \(place)"
+                let failure = RequestError(userMessage: "login failed: \(reason)", cause: nil, entity: entity, timestamp: now)
+                record(RequestError(
+                    userMessage: failure.userMessage, cause: LoginFailed(underlying: failure), entity: entity, httpStatusCode: nil, timestamp: now))
                 return
             }
             adopt(token)
@@ -181,10 +185,7 @@ public final class LoginSession {
             guard let value = entity.headers[name.lowercased()]?.trimmingCharacters(in: .whitespaces), LoginSession.usable(value) else { return nil }
             return value
         }
-        var json = entity.content as? JSON
-        if json == nil, let data = entity.content as? Data { json = try? JSONParser.parse(data) }
-        if json == nil, let text = entity.content as? String { json = try? JSONParser.parse(text) }
-        guard let json, let found = tokenPath.lookup(json) else { return nil }
+        guard let json = tokenJSON(in: entity), let found = tokenPath.lookup(json) else { return nil }
         let token: String? = switch found {
         case .string(let text): text
         case .int(let number): String(number)
@@ -192,6 +193,14 @@ public final class LoginSession {
         }
         guard let token, LoginSession.usable(token) else { return nil }
         return token
+    }
+
+    /// The answer's JSON, parsed from its bytes or text when the pipeline left them.
+    private func tokenJSON(in entity: Entity) -> JSON? {
+        if let json = entity.content as? JSON { return json }
+        if let data = entity.content as? Data { return try? JSONParser.parse(data) }
+        if let text = entity.content as? String { return try? JSONParser.parse(text) }
+        return nil
     }
 
     /// A token that can go in a header: one word, no control characters.
@@ -244,8 +253,18 @@ final class WaitForLogin: RequestDelegate {
     func startUnderlyingOperation(passingResponseTo handler: any RequestCompletionHandler) {
         login.onCompletion { [self] info in
             guard !handler.willIgnore(info) else { return }
-            if case .failure(let error) = info.response, !loggedIn() {
-                let failed = failure() ?? (error.cause is LoginSession.LoginFailed ? error : LoginSession.loginFailed(error, now: error.timestamp))
+            // No request of the session goes out without its token: an answer without a usable
+            // one (HTML, no access_token, null, a token with spaces) is a failed login too.
+            if !loggedIn() {
+                let failed: RequestError
+                if let recorded = failure() {
+                    failed = recorded
+                } else if case .failure(let error) = info.response {
+                    failed = error.cause is LoginSession.LoginFailed ? error : LoginSession.loginFailed(error, now: error.timestamp)
+                } else {
+                    let missing = RequestError(userMessage: "login failed: no token", cause: nil)
+                    failed = RequestError(userMessage: missing.userMessage, cause: LoginSession.LoginFailed(underlying: missing))
+                }
                 handler.broadcastResponse(ResponseInfo(response: .failure(failed)))
                 return
             }

@@ -27,6 +27,7 @@ import Glibc
 ///   `/keystone/projects` needs it in `X-Auth-Token`.
 /// - `POST /limited/login`: always 429 with `Retry-After: 165`.
 /// - `/unavailable`: always 503.
+/// - `POST /bad/login?kind=html|missing|null|spaces|crlf|escape`: a 200 with no usable token.
 /// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
 ///   (the value is `on` in base64).
 /// - `/health/text`: `OK` as `text/plain` (Synapse's `/health`).
@@ -259,6 +260,20 @@ public final class PythonTestServer: @unchecked Sendable {
                         self.answer(200, {"projects": [{"name": "demo"}]})
                     else:
                         self.refuse("token missing")
+                elif url.path == "/bad/login":
+                    kind = query.get("kind", "html")
+                    if kind == "html":
+                        self.answer(200, b"<html><body>Welcome</body></html>", content_type="text/html")
+                    elif kind == "missing":
+                        self.answer(200, {"token_type": "Bearer"})
+                    elif kind == "null":
+                        self.answer(200, {"access_token": None})
+                    elif kind == "spaces":
+                        self.answer(200, {"access_token": "tok en"})
+                    elif kind == "crlf":
+                        self.answer(200, {"access_token": "tok\r\nX-Injected: 1"})
+                    else:
+                        self.answer(200, {"access_token": "tok\u001b[31m"})
                 elif url.path == "/unavailable":
                     self.answer(503, {"message": "down for maintenance"})
                 elif url.path == "/limited/login":

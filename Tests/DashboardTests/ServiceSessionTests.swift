@@ -405,4 +405,31 @@ import Testing
         // retry 1 s, then 2, 4, 8 s between tries.
         #expect(logins == [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5], "\(logins)")
     }
+
+    /// A login answer without a usable token (HTML, no `access_token`, `null`, a token with a
+    /// space, CR-LF or ESC) is a failed login: no request of the service goes out without its
+    /// token, and the panes say why.
+    @Test func noRequestGoesOutWithoutItsToken() async throws {
+        let expected = [
+            "html": "login failed: the answer has no access_token", "missing": "login failed: the answer has no access_token",
+            "null": "login failed: the answer has no access_token",
+            "spaces": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
+            "crlf": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
+            "escape": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
+        ]
+        for (kind, message) in expected.sorted(by: { $0.key < $1.key }) {
+            let run = try setup("""
+                services:
+                  api:
+                    baseURL: BASEbad/
+                    auth: { login: { resource: "/login?kind=\(kind)", body: { json: { user: ops } } } }
+                panes:
+                  - { title: Echo, service: api, resource: /echo }
+                """)
+            #expect(self.message(try await load(run, "Echo")) == message, "\(kind)")
+            clock.advance(by: 5)
+            #expect(self.message(try await load(run, "Echo")) == message, "\(kind), after another login")
+        }
+        #expect(try await stats()["hits"]?["/bad/echo"] == nil, "not one request went out without a token")
+    }
 }
