@@ -143,7 +143,14 @@ public enum ConfigLoader {
         var blocks: [ConfigureBlockSpec] = []
         if let node = value("configure") {
             if case .sequence(let sequence) = node {
-                for item in sequence { if let block = readBlock(item, services: services, reader: &reader) { blocks.append(block) } }
+                for item in sequence {
+                    let problemsBefore = reader.problems.count
+                    if let block = readBlock(item, services: services, reader: &reader) {
+                        blocks.append(block)
+                    } else if reader.problems.count == problemsBefore {
+                        reader.problem(at: item, "this configure block could not be read")
+                    }
+                }
             } else {
                 reader.problem(at: node, "configure must be a list of blocks (- pattern: …), not \(reader.describe(node))")
             }
@@ -164,10 +171,14 @@ public enum ConfigLoader {
                             seenTitles[title] = titleNode.mark?.line ?? 0
                         }
                     }
+                    let problemsBefore = reader.problems.count
                     if let pane = readPane(
                         item, service: service, services: services, hasServiceSection: value("service") != nil, alerts: alerts, reader: &reader)
                     {
                         panes.append(pane)
+                    } else if reader.problems.count == problemsBefore {
+                        // Every pane the file declares is loaded or a problem: never silently gone.
+                        reader.problem(at: item, "this pane could not be read (a value of a kind it does not take)")
                     }
                 }
                 if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
@@ -677,7 +688,12 @@ public enum ConfigLoader {
                 ok = false
             }
             for item in items {
-                guard case .scalar(let scalar) = item, let text = reader.string(item, "expect") else {
+                guard case .scalar(let scalar) = item else {
+                    reader.problem(at: item, "expect: each condition is text like \"status == 200\", not \(reader.describe(item))")
+                    ok = false
+                    continue
+                }
+                guard let text = reader.string(item, "expect") else {
                     ok = false
                     continue
                 }

@@ -12,6 +12,30 @@ import Testing
         }
     }
 
+    /// Every pane the file declares is either loaded or a problem: an `expect:` entry that is a
+    /// mapping once made a pane vanish while `check` said ✓.
+    @Test func noPaneVanishesWithoutAProblem() {
+        #expect(problems("service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a, expect: [ { schema: x.json } ] }\n") == [
+            #"hammock.yaml:3:41: expect: each condition is text like "status == 200", not a mapping"#
+        ])
+        // Any key of a pane, given a mapping or a list where it takes something else.
+        let keys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect",
+            "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff"]
+        for key in keys {
+            for odd in ["{ x: 1 }", "[ { x: 1 } ]", "[ [1] ]", "~"] {
+                var fields = ["title: A", "resource: /a"].filter { !$0.hasPrefix(key + ":") }
+                fields.append("\(key): \(odd)")
+                let text = "service: { baseURL: https://x.test/ }\npanes:\n  - { \(fields.joined(separator: ", ")) }\n  - { title: B, resource: /b }\n"
+                do {
+                    let spec = try ConfigLoader.parse(text, file: "hammock.yaml", environment: [:])
+                    #expect(spec.panes.count == 2, "\(key): \(odd) loaded \(spec.panes.count) of 2 panes and said nothing")
+                } catch {
+                    #expect(!error.problems.isEmpty)
+                }
+            }
+        }
+    }
+
     @Test func emptyFile() {
         #expect(problems("") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
         #expect(problems("# only a comment\n") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
