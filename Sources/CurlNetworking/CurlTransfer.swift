@@ -323,7 +323,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Reports the outcome libcurl gave for this hop, or sets up the next hop of a redirect.
     func finish(_ code: CURLcode) -> Next {
         if code == CURLE_OK, let next = redirectTarget() {
-            if let refusal = RedirectPolicy.refusal(from: url, to: next) {
+            var status = 0
+            _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            if let refusal = RedirectPolicy.refusal(from: url, to: next, status: status, method: method, hasBody: requestBody != nil) {
                 deliver(NetworkResult(error: refusal, timing: timing()))
                 return .done
             }

@@ -7,7 +7,9 @@ import Foundation
 /// with only the headers that say nothing about the sender (`User-Agent`, `Accept…`, and the body's
 /// `Content-Type` when the body goes along), so a configured `Authorization`, `X-Api-Key` or cookie
 /// never reaches another host, port or scheme. A redirect from https to http, or to anything but
-/// http(s), is refused.
+/// http(s), is refused, and so is a 307 or 308 to another origin that would send the request's
+/// body there again: a body cannot be stripped as headers are, and it holds what a login or a
+/// query sends (a password, a token).
 public enum RedirectPolicy {
     /// Scheme, host and port, lower-cased, with the scheme's default port filled in.
     public struct Origin: Equatable, Sendable, CustomStringConvertible {
@@ -28,14 +30,20 @@ public enum RedirectPolicy {
     /// Headers that may follow a request to another origin.
     static let crossOriginHeaders: Set<String> = ["user-agent", "accept", "accept-encoding", "accept-language"]
 
-    /// Why the redirect from `from` to `to` must not be followed, or nil.
-    public static func refusal(from: URL, to: URL) -> RequestError.Cause.RedirectRefused? {
+    /// Why the redirect from `from` to `to` must not be followed, or nil. `status`, `method` and
+    /// `hasBody` describe the answer and the request it redirects: a body is never sent to another
+    /// origin.
+    public static func refusal(from: URL, to: URL, status: Int = 302, method: String = "GET", hasBody: Bool = false) -> RequestError.Cause.RedirectRefused? {
         let target = to.scheme?.lowercased() ?? ""
         guard target == "http" || target == "https" else {
             return .init(from: from.absoluteString, to: to.absoluteString, reason: "\(target.isEmpty ? "a URL without a scheme" : target + ":") is not http or https")
         }
         if from.scheme?.lowercased() == "https", target == "http" {
             return .init(from: from.absoluteString, to: to.absoluteString, reason: "https to plain http (\(Origin(to).map(\.description) ?? to.absoluteString))")
+        }
+        if hasBody, self.method(after: status, was: method).keepsBody, !sameOrigin(from, to) {
+            let place = Origin(to).map(\.description) ?? to.absoluteString
+            return .init(from: from.absoluteString, to: to.absoluteString, reason: "a \(status) would send the request's body to another origin (\(place))")
         }
         return nil
     }

@@ -202,13 +202,16 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             registry.fail(id, with: URLError(.httpTooManyRedirects))
             completionHandler(nil)
         case .follow:
-            if let refusal = RedirectPolicy.refusal(from: from, to: to) {
+            let current = task.currentRequest
+            let hasBody = (current?.httpBody ?? task.originalRequest?.httpBody).map { !$0.isEmpty } ?? false
+            if let refusal = RedirectPolicy.refusal(
+                from: from, to: to, status: response.statusCode, method: (current?.httpMethod ?? "GET").uppercased(), hasBody: hasBody)
+            {
                 registry.fail(id, with: refusal)
                 return completionHandler(nil)
             }
             // Method and body by the status (Foundation drops a 307's body), headers by origin.
             var next = request
-            let current = task.currentRequest
             let after = RedirectPolicy.method(after: response.statusCode, was: (current?.httpMethod ?? "GET").uppercased())
             next.httpMethod = after.method
             next.httpBody = after.keepsBody ? (current?.httpBody ?? task.originalRequest?.httpBody) : nil
