@@ -33,6 +33,12 @@ static inline CURLcode hc_getinfo_string(CURL *handle, CURLINFO info, char **val
 static inline CURLcode hc_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+/* Bytes handed to libcurl in memory (a certificate, a key, a CA bundle), copied by libcurl: no
+   path for it or OpenSSL to open (and block on). */
+static inline CURLcode hc_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = { (void *)data, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(handle, option, &blob);
+}
 static inline CURLMcode hc_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

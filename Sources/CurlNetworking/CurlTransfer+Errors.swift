@@ -54,6 +54,12 @@ extension CurlTransfer {
             return Failure("The server closed the connection before the response was complete", detail: detail)
         case CURLE_PEER_FAILED_VERIFICATION:
             return certificateFailure(detail: detail)
+        case CURLE_SSL_CERTPROBLEM:
+            let text = (detail ?? "").lowercased()
+            if text.contains("private key") || text.contains("key file") || text.contains("bad decrypt") {
+                return Failure("tls.clientKey cannot be used: it is encrypted and its passphrase is missing or wrong (tls.clientKeyPassword)", detail: detail)
+            }
+            return Failure("tls.clientCert cannot be used: " + (detail ?? "libcurl refused it"), detail: detail)
         case CURLE_COULDNT_CONNECT:
             // Where, and why: "127.0.0.1:29080: connection refused".
             var osError = 0

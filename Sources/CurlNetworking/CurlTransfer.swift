@@ -44,6 +44,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The origin credentials belong to: the first hop's.
     private let firstURL: URL
     private let credentials: HTTPCredentials?
+    /// Why the handle could not be set up, when it was a file it was given (`setFile`).
+    private var setupProblem: String?
     /// True when the request presents a client certificate (`tls.clientCert`).
     let presentsClientCertificate: Bool
     /// Kept alive while the handle uses it.
@@ -89,7 +91,11 @@ final class CurlTransfer: @unchecked Sendable {
         let fixed = reused || (configureHandle() && configureTLS(transport.tls))
         guard fixed, configureContext(), configureCookies(wanted: transport.cookieJar != nil), configureHop() else {
             reusableFor = nil
-            deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+            if let setupProblem {
+                deliver(.failure(RequestError.Cause.TransportFailure(setupProblem)))
+            } else {
+                deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+            }
             return nil
         }
     }
@@ -129,6 +135,17 @@ final class CurlTransfer: @unchecked Sendable {
     private func set(_ option: CURLoption, _ value: Int) -> Bool { hc_setopt_long(easy, option, value) == CURLE_OK }
     /// A string option; libcurl copies it. `withCString` lends a native string's own bytes (passing
     /// the String as a raw pointer would copy it into a new array first).
+    /// A file's bytes for a `…_BLOB` option; when it cannot be read, why (`setupProblem`).
+    private func setFile(_ option: CURLoption, _ path: String, what: String) -> Bool {
+        switch RegularFile.read(path, limit: TLSOptions.largestFile, what: "file") {
+        case .success(let data):
+            return data.withUnsafeBytes { hc_setopt_blob(easy, option, $0.baseAddress, $0.count) } == CURLE_OK
+        case .failure(let failure):
+            setupProblem = "\(what) \(path): \(failure.message)"
+            return false
+        }
+    }
+
     private func set(_ option: CURLoption, _ value: String) -> Bool {
         value.withCString { hc_setopt_pointer(easy, option, $0) } == CURLE_OK
     }
@@ -156,19 +173,29 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whom to trust and who to be: a CA file or directory instead of the system's roots, a
     /// client certificate, or (only when asked) no verification at all.
+    ///
+    /// Files are read here, as regular files of bounded size without blocking (`RegularFile`),
+    /// and handed to libcurl as bytes: neither libcurl nor OpenSSL opens a path that could be a
+    /// FIFO and hang the transfer thread. A key always goes with a passphrase (empty without
+    /// one), so OpenSSL never prompts on the terminal for an encrypted one.
     private func configureTLS(_ tls: TLSOptions) -> Bool {
         var ok = true
         if let ca = tls.caFile {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: ca, isDirectory: &isDirectory)
-            ok = ok && set(isDirectory.boolValue ? CURLOPT_CAPATH : CURLOPT_CAINFO, ca)
+            var info = stat()
+            if stat(ca, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                ok = ok && set(CURLOPT_CAPATH, ca)
+            } else {
+                ok = ok && setFile(CURLOPT_CAINFO_BLOB, ca, what: "tls.ca")
+            }
         } else {
             let environment = CurlTransfer.environmentCA
-            if let file = environment.file { ok = ok && set(CURLOPT_CAINFO, file) }
+            if let file = environment.file { ok = ok && setFile(CURLOPT_CAINFO_BLOB, file, what: "the CA bundle") }
             if let directory = environment.directory { ok = ok && set(CURLOPT_CAPATH, directory) }
         }
-        if let certificate = tls.clientCertificate { ok = ok && set(CURLOPT_SSLCERT, certificate) }
-        if let key = tls.clientKey { ok = ok && set(CURLOPT_SSLKEY, key) }
+        if let certificate = tls.clientCertificate { ok = ok && setFile(CURLOPT_SSLCERT_BLOB, certificate, what: "tls.clientCert") }
+        if let key = tls.clientKey {
+            ok = ok && setFile(CURLOPT_SSLKEY_BLOB, key, what: "tls.clientKey") && set(CURLOPT_KEYPASSWD, tls.clientKeyPassword ?? "")
+        }
         if tls.insecure { ok = ok && set(CURLOPT_SSL_VERIFYPEER, 0) && set(CURLOPT_SSL_VERIFYHOST, 0) }
         // The server's certificate as text, read on each new connection (its expiry is watched).
         ok = ok && set(CURLOPT_CERTINFO, 1)

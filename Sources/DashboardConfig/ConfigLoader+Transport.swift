@@ -3,23 +3,32 @@ import ResourceEngine
 import Yams
 
 extension ConfigLoader {
-    static let tlsKeys = ["ca", "clientCert", "clientKey", "insecure"]
+    static let tlsKeys = ["ca", "clientCert", "clientKey", "clientKeyPassword", "insecure"]
     static let authKinds = ["basic", "bearer", "digest", "login", "oauth2"]
 
     /// `tls: { ca, clientCert, clientKey, insecure }`; every file must exist and be readable now.
-    static func readTLS(_ node: Node, prefix: String, reader: inout NodeReader) -> TLSOptions? {
+    static func readTLS(_ node: Node, prefix: String, reader: inout NodeReader) -> (TLSOptions, ConfigString?)? {
         let what = "\(prefix).tls"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: tlsKeys, in: what)
         var options = TLSOptions()
+        var keyPassword: ConfigString?
         var keyNode: Node?
+        var keyValueNode: Node?
         for entry in entries {
+            let limit = TLSOptions.largestFile
             switch entry.key {
-            case "ca": options.caFile = readablePath(entry.value, "\(what).ca", allowDirectory: true, reader: &reader)
-            case "clientCert": options.clientCertificate = readablePath(entry.value, "\(what).clientCert", reader: &reader)
+            case "ca": options.caFile = readablePath(entry.value, "\(what).ca", allowDirectory: true, limit: limit, reader: &reader)
+            case "clientCert": options.clientCertificate = readablePath(entry.value, "\(what).clientCert", limit: limit, reader: &reader)
             case "clientKey":
-                options.clientKey = readablePath(entry.value, "\(what).clientKey", reader: &reader)
+                options.clientKey = readablePath(entry.value, "\(what).clientKey", limit: limit, reader: &reader)
                 keyNode = entry.keyNode
+                keyValueNode = entry.value
+            case "clientKeyPassword":
+                guard let password = reader.interpolated(entry.value, "\(what).clientKeyPassword") else { continue }
+                options.clientKeyPassword = password.value
+                keyPassword = password
+                reader.bodySecrets.formUnion(password.environmentValues + [password.value])
             case "insecure": options.insecure = reader.bool(entry.value, "\(what).insecure") ?? false
             default: break
             }
@@ -27,32 +36,64 @@ extension ConfigLoader {
         if let keyNode, !entries.contains(where: { $0.key == "clientCert" }) {
             reader.problem(at: keyNode, "\(what).clientKey needs \(what).clientCert (the certificate the key belongs to)")
         }
-        return options
+        // Nothing may ever ask for a passphrase on the terminal: an encrypted key needs its own.
+        if let key = options.clientKey, options.clientKeyPassword == nil, case .success(let data) = RegularFile.read(key, limit: TLSOptions.largestFile),
+            isEncryptedKey(data)
+        {
+            reader.problem(
+                at: keyValueNode,
+                "\(what).clientKey is encrypted: give its passphrase as \(what).clientKeyPassword (from ${VAR} or ${file:…}), or decrypt it (openssl pkey -in KEY -out KEY.plain)")
+            options.clientKey = nil
+        }
+        return (options, keyPassword)
+    }
+
+    /// True for a PEM private key under a passphrase (PKCS#8 `ENCRYPTED PRIVATE KEY`, or the
+    /// traditional `Proc-Type: 4,ENCRYPTED` header).
+    static func isEncryptedKey(_ data: Data) -> Bool {
+        let text = String(decoding: data.prefix(64 << 10), as: UTF8.self)
+        return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
     }
 
     /// A path as written (`~/` expanded, relative to the config file's folder) that names a
-    /// readable file (or directory, for a CA folder).
-    static func readablePath(_ node: Node, _ what: String, allowDirectory: Bool = false, reader: inout NodeReader) -> String? {
+    /// regular file of at most `limit` bytes that can be read now (or a directory, for a CA
+    /// folder). A FIFO, a device or a socket is refused: reading one could block every pane.
+    static func readablePath(
+        _ node: Node, _ what: String, allowDirectory: Bool = false, limit: Int = largestFile, reader: inout NodeReader
+    ) -> String? {
         guard let written = reader.interpolated(node, what) else { return nil }
         var path = written.value
         if path.hasPrefix("~/") { path = NSHomeDirectory() + String(path.dropFirst(1)) }
         if !path.hasPrefix("/") {
             path = URL(fileURLWithPath: reader.file).deletingLastPathComponent().appendingPathComponent(path).path
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            reader.problem(at: node, "\(what): no file at \(written.display)")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            reader.problem(at: node, code == ENOENT ? "\(what): no file at \(written.display)" : "\(what): \(written.display): \(String(cString: strerror(code)).lowercased())")
             return nil
         }
-        if isDirectory.boolValue && !allowDirectory {
-            reader.problem(at: node, "\(what): \(written.display) is a directory, not a file")
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard allowDirectory else {
+                reader.problem(at: node, "\(what): \(written.display) is a directory, not a file")
+                return nil
+            }
+            guard access(path, R_OK | X_OK) == 0 else {
+                reader.problem(at: node, "\(what): \(written.display) cannot be read")
+                return nil
+            }
+            return path
+        }
+        switch RegularFile.read(path, limit: limit) {
+        case .success:
+            return path
+        case .failure(let failure):
+            let reason = failure.message == "is not a regular file"
+                ? "is not a regular file (a FIFO, a device or a socket could hang the reader)"
+                : failure.message.hasPrefix("permission denied") ? "cannot be read" : failure.message
+            reader.problem(at: node, "\(what): \(written.display) \(reason)")
             return nil
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            reader.problem(at: node, "\(what): \(written.display) cannot be read")
-            return nil
-        }
-        return path
     }
 
     /// `auth:` with exactly one kind (`basic`, `bearer`, `digest`, `login`, `oauth2`), and how it may

@@ -41,36 +41,11 @@ public enum ConfigLoader {
     /// The largest config file read: far more than 10,000 panes need.
     static let largestFile = 16 << 20
 
-    struct ReadFailure: Error {
-        let message: String
-    }
+    typealias ReadFailure = RegularFile.Failure
 
-    /// The file's bytes, or why they cannot be read, in the system's words ("no such file", "too
-    /// many levels of symbolic links", "is a directory", "permission denied").
+    /// The file's bytes, or why they cannot be read (`RegularFile`).
     static func read(_ path: String, limit: Int = largestFile, what: String = "config file") -> Result<Data, ReadFailure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            return .failure(ReadFailure(message: code == ENOENT ? "no such file" : String(cString: strerror(code)).lowercased()))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(message: String(cString: strerror(errno)).lowercased())) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(ReadFailure(message: (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory, not a \(what)" : "is not a regular file"))
-        }
-        guard info.st_size <= limit else {
-            return .failure(ReadFailure(message: "the file is \(info.st_size) bytes; at most \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB")"))
-        }
-        var data = Data(count: Int(info.st_size))
-        var offset = 0
-        while offset < data.count {
-            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            offset += count
-        }
-        return .success(data.prefix(offset))
+        RegularFile.read(path, limit: limit, what: what)
     }
 
     /// Validates config text; `file` is used in messages.
@@ -261,7 +236,11 @@ public enum ConfigLoader {
                     reader.problem(at: entry.value, "service.transformers: unknown standard transformer \"\(name)\"" + Suggestions.hint(for: name, in: ["json", "text"]))
                 }
                 spec.transformers = names.filter { ["json", "text"].contains($0) }
-            case "tls": spec.tls = readTLS(entry.value, prefix: prefix, reader: &reader)
+            case "tls":
+                if let (tls, password) = readTLS(entry.value, prefix: prefix, reader: &reader) {
+                    spec.tls = tls
+                    spec.clientKeyPassword = password
+                }
             case "redirects": spec.redirects = reader.int(entry.value, "\(prefix).redirects", range: 0...50)
             case "auth":
                 if let (auth, display) = readAuth(entry.value, prefix: prefix, reader: &reader) {

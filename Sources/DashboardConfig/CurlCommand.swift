@@ -108,7 +108,10 @@ public enum CurlCommand {
             if transport?.insecure == true { options.append("-k") }
             if let ca = transport?.caFile { options.append("--cacert " + quoted(Word(literal: ca))) }
             if let certificate = transport?.clientCertificate { options.append("--cert " + quoted(Word(literal: certificate))) }
-            if let key = transport?.clientKey { options.append("--key " + quoted(Word(literal: key))) }
+            if let key = transport?.clientKey {
+                options.append("--key " + quoted(Word(literal: key)))
+                if let password = service.clientKeyPassword { options.append("--pass " + quoted(word(password.template))) }
+            }
             if let timeout = pane.timeout ?? blocks.compactMap(\.timeout).last ?? service.timeout, timeout.isFinite, timeout > 0 {
                 options.append("--max-time " + JSON.format(timeout))
             }

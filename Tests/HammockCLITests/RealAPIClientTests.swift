@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ResourceEngine
 import ResourceEngineTesting
 import Testing
@@ -112,6 +113,44 @@ import Testing
         let unsent = try #require(try panes(missing)[0]["error"]?.stringValue)
         #expect(unsent.contains("client certificate (set tls.clientCert") || unsent.contains("may require a client certificate"), "\(missing.output)")
         withExtendedLifetime(otherAuthority) {}
+    }
+
+    /// An encrypted client key is a problem at load unless its passphrase is given (from the
+    /// environment or a file); with it, the pane works. Nothing ever prompts.
+    @Test func anEncryptedKeyNeedsItsPassphraseAtLoad() async throws {
+        let server = try PythonTestServer(certificate: try pki.leaf(name: "server"), clientCA: pki.caCertificate)
+        defer { server.stop() }
+        let client = try pki.leaf(name: "me", client: true)
+        let encrypted = directory + "/me-encrypted.key"
+        let made = try await ProcessRunner.capture(
+            ["openssl", "pkey", "-in", client.key, "-aes256", "-passout", "pass:sesame", "-out", encrypted], environment: ProcessInfo.processInfo.environment,
+            timeout: 30)
+        #expect(made.status == 0)
+        let yaml = """
+            service:
+              baseURL: \(server.baseURL)
+              tls: { ca: ca.pem, clientCert: \(client.certificate), clientKey: \(encrypted)PASSWORD }
+            panes:
+              - { title: Health, resource: /health, show: json }
+            """
+        let check = try await run(yaml.replacingOccurrences(of: "PASSWORD", with: ""), ["check"])
+        #expect(check.status == 1)
+        #expect(check.errors.contains(":3:") && check.errors.contains("tls.clientKey is encrypted: give its passphrase as service.tls.clientKeyPassword"), "\(check.errors)")
+        let with = try await run(yaml.replacingOccurrences(of: "PASSWORD", with: ", clientKeyPassword: \"${KEYPASS}\""), environment: ["KEYPASS": "sesame"])
+        #expect(with.status == 0, "\(with.output)\(with.errors)")
+        #expect(!with.output.contains("sesame"))
+    }
+
+    /// A FIFO (or a device) where a certificate or key should be is a problem at load: reading it
+    /// would block every pane.
+    @Test func aFIFOAsACertificateOrKeyIsAProblem() async throws {
+        let fifo = directory + "/trap.pem"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for key in ["ca", "clientCert"] {
+            let outcome = try await run("service:\n  baseURL: https://127.0.0.1:1/\n  tls: { \(key): \(fifo) }\npanes:\n  - { title: A, resource: /a }\n", ["check"])
+            #expect(outcome.status == 1)
+            #expect(outcome.errors.contains("service.tls.\(key): \(fifo) is not a regular file"), "\(outcome.errors)")
+        }
     }
 
     @Test func basicAuthIsSentToTheServiceAndNeverShownAndAPaneCanGoWithout() async throws {

@@ -17,6 +17,8 @@ public struct ServiceSpec: Sendable {
     public var transformers: [String]
     /// Whom to trust and who to be over TLS (`tls:`); paths are resolved against the file's folder.
     public var tls: TLSOptions?
+    /// `tls.clientKeyPassword` as written (`${KEY_PASSPHRASE}`), for the curl command.
+    public var clientKeyPassword: ConfigString?
     /// Redirects to follow (`redirects:`); 0 answers with the redirect itself.
     public var redirects: Int?
     /// How the service authenticates (`auth:`); sent only to the service's origin.

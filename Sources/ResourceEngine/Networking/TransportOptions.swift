@@ -87,13 +87,22 @@ public struct TLSOptions: Sendable, Hashable {
     /// A client certificate (PEM) for servers that ask for one, and its key.
     public var clientCertificate: String?
     public var clientKey: String?
+    /// The passphrase of an encrypted `clientKey`. Nothing ever asks for one on the terminal:
+    /// without it an encrypted key fails the request, saying so.
+    public var clientKeyPassword: String?
     /// Skips verifying the server's certificate and name. Never the default.
     public var insecure = false
 
-    public init(caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil, insecure: Bool = false) {
+    public init(
+        caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil, clientKeyPassword: String? = nil, insecure: Bool = false
+    ) {
         self.caFile = caFile
         self.clientCertificate = clientCertificate
         self.clientKey = clientKey
+        self.clientKeyPassword = clientKeyPassword
         self.insecure = insecure
     }
+
+    /// The largest certificate, key or CA bundle read (the system's bundle is about 200 KiB).
+    public static let largestFile = 8 << 20
 }
