@@ -150,7 +150,11 @@ extension ConfigLoader {
             let value = ConfigString(
                 template: "Bearer \(token.template)", value: bearer(token.value), environmentValues: token.environmentValues + [token.value],
                 files: token.files)
-            let header = HeaderSpec(name: "Authorization", value: value, live: reader.live(token, transform: bearer))
+            // A rotated token passes the same check as this one did.
+            let oneWord: @Sendable (String) -> String? = { text in
+                text.isEmpty ? "is empty" : text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) ? "is not one word" : nil
+            }
+            let header = HeaderSpec(name: "Authorization", value: value, live: reader.live(token, transform: bearer, validate: oneWord))
             return (.header(header), "bearer \(token.fromEnvironment ? token.template : "‹redacted›")")
         case "login":
             guard let login = readLogin(kind.value, kindPath, reader: &reader) else { return nil }

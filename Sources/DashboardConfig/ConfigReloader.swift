@@ -42,7 +42,10 @@ public final class ConfigReloader {
         let text = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
         if let text, text == lastText { return .unchanged }
         do {
-            let spec = try ConfigLoader.load(path: path, environment: environment)
+            var spec = try ConfigLoader.load(path: path, environment: environment)
+            // What the running config masked stays masked until the next reload: a server may
+            // echo the credential just replaced.
+            spec.retiredSecrets = Redactor(current).ownSecrets + current.liveSecrets.all
             current = spec
             lastText = text
             return .reloaded(spec)

@@ -155,6 +155,8 @@ public struct EnvironmentInterpolator: Sendable {
         case .success(let data):
             guard var text = String(validating: data, as: UTF8.self) else { return .failure(ReadFailure(message: "the file is not UTF-8 text")) }
             while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
+            // An empty secret is a file read mid-write or the wrong file, never a credential.
+            guard !text.isEmpty else { return .failure(ReadFailure(message: "the file is empty")) }
             return .success(text)
         case .failure(let failure):
             return .failure(ReadFailure(message: failure.message))

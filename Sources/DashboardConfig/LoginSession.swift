@@ -25,6 +25,7 @@ public final class LoginSession {
     private let tokenPath: JSONPath
     private let expiresInPath: JSONPath?
     private let secrets: LiveSecrets
+    private let secretSlot: LiveSecrets.Source
     private let retryAfterFailure: TimeInterval
 
     /// The header value requests carry now (`Bearer abc…`); nil before the first login.
@@ -46,6 +47,7 @@ public final class LoginSession {
         self.spec = spec
         self.resource = resource
         self.secrets = secrets
+        self.secretSlot = secrets.source()
         self.retryAfterFailure = retryAfterFailure
         // Validated when the config was loaded.
         self.tokenPath = (try? JSONPath(spec.tokenPath)) ?? JSONPath(segments: [])
@@ -139,9 +141,9 @@ public final class LoginSession {
     /// Makes `token` the one requests carry (and a secret); returns the header value.
     @discardableResult
     private func adopt(_ token: String) -> String {
-        secrets.add(token)
         let value = spec.scheme.isEmpty ? token : "\(spec.scheme) \(token)"
-        secrets.add(value)
+        // The session's token replaces the last one (which is still masked until the next).
+        secrets.replace([token, value], for: secretSlot)
         headerValue = value
         failure = nil
         failuresInARow = 0

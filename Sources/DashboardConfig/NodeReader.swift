@@ -13,6 +13,8 @@ struct NodeReader {
     var bodySecrets: Set<String> = []
     /// Where values read from files put their new contents when the files change.
     let liveSecrets = LiveSecrets()
+    /// Where they say when a new content cannot be used.
+    let liveReports = LiveReports()
 
     init(file: String, environment: [String: String]) {
         self.file = file
@@ -82,9 +84,12 @@ struct NodeReader {
 
     /// A value for a header or credential: interpolated, and read again whenever a file it came
     /// from (`${file:…}`) changes, through `transform` (which makes the value sent).
-    mutating func live(_ value: ConfigString, transform: @escaping @Sendable (String) -> String = { $0 }) -> LiveConfigValue? {
+    mutating func live(
+        _ value: ConfigString, transform: @escaping @Sendable (String) -> String = { $0 },
+        validate: @escaping @Sendable (String) -> String? = LiveConfigValue.headerValueProblem
+    ) -> LiveConfigValue? {
         guard !value.files.isEmpty else { return nil }
-        return LiveConfigValue(value, interpolator: interpolator, secrets: liveSecrets, transform: transform)
+        return LiveConfigValue(value, interpolator: interpolator, secrets: liveSecrets, reports: liveReports, transform: transform, validate: validate)
     }
 
     mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {

@@ -28,16 +28,28 @@ public struct Redactor: Sendable {
     public let secrets: [String]
     /// Secrets learnt while running (a rotated token file, a login's token), searched too.
     public let live: LiveSecrets?
+    /// The config's own secrets, in all their forms: what the redactor of the next reload keeps.
+    public let ownSecrets: [String]
 
     public static let none = Redactor(secrets: [])
 
     public init(secrets: some Sequence<String>, live: LiveSecrets? = nil) {
+        self.init(forms: Redactor.allForms(of: secrets), kept: [], live: live)
+    }
+
+    private init(forms own: Set<String>, kept: Set<String>, live: LiveSecrets?) {
+        self.ownSecrets = own.sorted()
+        self.secrets = own.union(kept).sorted { ($0.count, $0) > ($1.count, $1) }
+        self.live = live
+    }
+
+    /// Every secret long enough to search for, in every form it travels in.
+    private static func allForms(of secrets: some Sequence<String>) -> Set<String> {
         var unique = Set<String>()
         for secret in secrets where secret.count >= Redactor.shortest {
             unique.formUnion(Redactor.forms(of: secret))
         }
-        self.secrets = unique.sorted { ($0.count, $0) > ($1.count, $1) }
-        self.live = live
+        return unique
     }
 
     /// A secret as written and in the encodings it travels in (in a URL, in a form body).
@@ -49,14 +61,15 @@ public struct Redactor: Sendable {
         return forms
     }
 
-    /// The redactor for a config's secrets, those it learns while running included.
+    /// The redactor for a config's secrets, those it learns while running included, and those
+    /// of the config it replaced (`retiredSecrets`: a credential just replaced stays masked until
+    /// the next reload; older ones do not pile up).
     public init(_ spec: DashboardSpec) {
-        self.init(secrets: spec.secrets, live: spec.liveSecrets)
+        self.init(forms: Redactor.allForms(of: spec.secrets), kept: Set(spec.retiredSecrets), live: spec.liveSecrets)
     }
 
-    /// Changes whenever the secrets do (live ones are only ever added): text redacted while it
-    /// read the same needs no second pass.
-    public var secretsVersion: Int { live?.count ?? 0 }
+    /// Changes whenever the secrets do: text redacted while it read the same needs no second pass.
+    public var secretsVersion: Int { live?.version ?? 0 }
 
     /// `text` with every secret masked; the rest, a server's words included, as it is.
     public func redact(_ text: String) -> String {

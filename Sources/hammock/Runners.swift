@@ -96,6 +96,7 @@ enum ServeRunner {
         let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment) {
             $0.makeServices(networking: Hammock.networking())
         }
+        app.onNotice = { printError("hammock serve: \($0)") }
         let server: MetricsServer
         do {
             server = try await MetricsServer.start(on: listen, app: app, location: location)

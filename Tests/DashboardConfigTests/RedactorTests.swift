@@ -105,4 +105,43 @@ import Testing
         #expect(only.hasPrefix("# ••• also hides values the config writes under names like key"))
         #expect(redactor.redactURL("https://shop.test/e?session=abc-1&page=2") == "https://shop.test/e?session=•••&page=2", "in the URL as sent, its own place")
     }
+
+    /// Secrets learnt while running are kept per source, two generations each: however often a
+    /// token rotates or a login renews, what every redaction searches does not grow; the value
+    /// just replaced is still masked, older ones are not.
+    @Test func liveSecretsStayBoundedAndKeepTheOneJustReplaced() {
+        let live = LiveSecrets()
+        let token = live.source()
+        let login = live.source()
+        for i in 0..<5_000 {
+            live.replace(["file-token-\(i)"], for: token)
+            live.replace(["login-\(i)", "Bearer login-\(i)"], for: login)
+        }
+        #expect(live.count <= 2 * (3 + 6), "two generations of each source's forms: \(live.count)")
+        let redactor = Redactor(secrets: [], live: live)
+        #expect(redactor.redact("file-token-4999 file-token-4998 file-token-4997") == "••• ••• file-token-4997")
+        #expect(redactor.redact("Bearer login-4999 login-4998 login-17") == "••• ••• login-17")
+        let version = live.version
+        live.replace(["file-token-4999"], for: token)
+        #expect(live.version == version, "the same value again changes nothing")
+    }
+
+    /// After a reload that replaces a credential, a server's echo of the old one is still masked;
+    /// after the next reload, no more (nothing piles up).
+    @MainActor @Test func aReloadKeepsMaskingTheCredentialItReplacedForOneGeneration() throws {
+        let path = ScratchDirectory.path("reload-secrets") + "/hammock.yaml"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        func write(_ token: String) throws {
+            try "service: { baseURL: https://x.test/, headers: { Authorization: \"Bearer \(token)\" } }\npanes:\n  - { title: A, resource: /a }\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write("old-token-1")
+        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path, environment: [:]), environment: [:])
+        try write("new-token-2")
+        guard case .reloaded(let second) = reloader.reload() else { Issue.record("not reloaded"); return }
+        #expect(Redactor(second).redact("Bearer old-token-1 / Bearer new-token-2") == "••• / •••")
+        try write("newer-token-3")
+        guard case .reloaded(let third) = reloader.reload() else { Issue.record("not reloaded"); return }
+        #expect(Redactor(third).redact("Bearer old-token-1 / Bearer new-token-2 / Bearer newer-token-3") == "Bearer old-token-1 / ••• / •••")
+    }
 }

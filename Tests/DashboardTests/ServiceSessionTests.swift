@@ -131,6 +131,37 @@ import Testing
         #expect(run.spec.redactedSummary.contains("bearer ${file:token}"))
     }
 
+    /// A value read again passes the checks it passed at load: a token file read empty mid-write,
+    /// or rewritten with a control character, keeps the last good token (never `Bearer ` with
+    /// none), and says so; the next good one is used from then on.
+    @Test func aRotatedValueThatCannotBeUsedKeepsTheLastGoodOne() async throws {
+        let tokenFile = directory + "/token"
+        try "good-token-1\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let run = try setup("""
+            service: { baseURL: BASE, auth: { bearer: { file: token } }, headers: { X-Key: "${file:token}" } }
+            panes:
+              - { title: Echo, resource: /echo }
+            """)
+        var reports: [String] = []
+        run.spec.liveReports.onReport { reports.append($0) }
+        func sent() async throws -> (String?, String?) {
+            let headers = try #require(json(try await load(run, "Echo"))?["headers"])
+            return (headers["authorization"]?.stringValue, headers["x-key"]?.stringValue)
+        }
+        #expect(try await sent() == ("Bearer good-token-1", "good-token-1"))
+        for bad in ["", "\n", "tok\u{1B}[31m", "two words"] {
+            try bad.write(toFile: tokenFile, atomically: false, encoding: .utf8)
+            #expect(try await sent() == ("Bearer good-token-1", bad.contains(" ") ? "two words" : "good-token-1"), "\(bad.debugDescription)")
+        }
+        try await drainMainQueue()
+        #expect(reports.contains("${file:token}: the new value is not one word; still using the last good value"), "\(reports)")
+        #expect(reports.contains { $0.contains("the file is empty; still using the last good value") }, "\(reports)")
+        #expect(reports.contains("${file:token}: the new value has a control character; still using the last good value"), "\(reports)")
+        try "good-token-2\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
+        #expect(try await sent() == ("Bearer good-token-2", "good-token-2"))
+        #expect(Redactor(run.spec).redact("good-token-1 good-token-2") == "••• •••", "the one just replaced is still masked")
+    }
+
     // MARK: Logins
 
     private let loginService = """

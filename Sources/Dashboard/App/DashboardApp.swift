@@ -118,6 +118,8 @@ public final class DashboardApp {
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called after every frame with the number of cells sent.
     public var onFrame: (@MainActor (Int) -> Void)?
+    /// Called with every notice the status line gets (a headless run prints them).
+    public var onNotice: (@MainActor (String) -> Void)?
     /// The header's counts, updated as panes change.
     var healthCounts = HealthCounts()
     /// Runs what the panes' `alerts:` ask for.
@@ -202,6 +204,13 @@ public final class DashboardApp {
         self.redactor = Redactor(spec)
         self.alertActions = AlertActions(environment: environment)
         setUpAlertActions()
+        listenForLiveReports()
+    }
+
+    /// Values read again while running (a token file) say on the status line when a new
+    /// content cannot be used.
+    private func listenForLiveReports() {
+        spec.liveReports.onReport { [weak self] message in self?.send(.notice(message)) }
     }
 
     // MARK: Life cycle
@@ -488,6 +497,7 @@ public final class DashboardApp {
             applyReload(outcome)
         case .notice(let text):
             statusMessage = redactor.redact(text)
+            onNotice?(statusMessage ?? "")
             requestFrame()
         }
     }
@@ -498,7 +508,10 @@ public final class DashboardApp {
             let selectedTitle = selectedPane?.spec.title
             let counts = countsByPane()
             stop()
+            spec.liveReports.onReport(nil)
             spec = newSpec
+            listenForLiveReports()
+            // The new spec's redactor also masks what the old one did (`retiredSecrets`).
             redactor = Redactor(newSpec)
             // Resources hold their service, the service caches them, and its configuration may
             // hold a login session holding one: the old service lets go of all, and all can go.
