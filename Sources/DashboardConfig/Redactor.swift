@@ -52,11 +52,22 @@ public struct Redactor: Sendable {
         return unique
     }
 
-    /// A secret as written and in the encodings it travels in (in a URL, in a form body).
+    /// The schemes an `Authorization` value starts with, whose credentials follow a space.
+    static let authorizationSchemes: Set<String> = ["basic", "bearer", "token", "digest", "negotiate", "apikey", "key", "jwt", "oauth", "sso-key", "splunk"]
+
+    /// A secret as written and in the encodings it travels in (in a URL, in a form body); an
+    /// authorization value (`Basic b3BzOnB3`, `Bearer tok`) also without its scheme, as a server
+    /// may echo the credentials alone.
     static func forms(of secret: String) -> [String] {
         var forms = [secret]
-        for encoded in [WrittenURL.encodingWhatCannotTravel(secret), WrittenURL.formEscaped(secret)] where !forms.contains(encoded) {
-            forms.append(encoded)
+        if let space = secret.firstIndex(of: " "), authorizationSchemes.contains(secret[..<space].lowercased()) {
+            let credentials = String(secret[secret.index(after: space)...])
+            if credentials.count >= shortest, !credentials.contains(" ") { forms.append(credentials) }
+        }
+        for form in forms {
+            for encoded in [WrittenURL.encodingWhatCannotTravel(form), WrittenURL.formEscaped(form)] where !forms.contains(encoded) {
+                forms.append(encoded)
+            }
         }
         return forms
     }

@@ -27,6 +27,7 @@ import Glibc
 ///   `/keystone/projects` needs it in `X-Auth-Token`.
 /// - `POST /limited/login`: always 429 with `Retry-After: 165`.
 /// - `/unavailable`: always 503.
+/// - `/whoami`: the `Authorization` header's scheme and credentials, apart.
 /// - `POST /bad/login?kind=html|missing|null|spaces|crlf|escape`: a 200 with no usable token.
 /// - `POST /kv/range` with JSON `{"key": K}`: etcd's answer, `{"kvs": [{"key": K, "value": "b24="}]}`
 ///   (the value is `on` in base64).
@@ -274,6 +275,9 @@ public final class PythonTestServer: @unchecked Sendable {
                         self.answer(200, {"access_token": "tok\r\nX-Injected: 1"})
                     else:
                         self.answer(200, {"access_token": "tok\u001b[31m"})
+                elif url.path == "/whoami":
+                    value = self.headers.get("Authorization") or ""
+                    self.answer(200, {"scheme": value.partition(" ")[0], "credentials": value.partition(" ")[2]})
                 elif url.path == "/unavailable":
                     self.answer(503, {"message": "down for maintenance"})
                 elif url.path == "/limited/login":

@@ -278,6 +278,34 @@ import Testing
     }
 }
 
+/// Every encoded form of a credential Hammock sends is masked when a server echoes it: the
+/// base64 of `auth: basic`'s `user:password` alone, without its `Basic`.
+@Suite(.serialized) struct EncodedCredentialsTests {
+    @Test func theBase64OfBasicAuthIsMaskedWhenEchoedAlone() async throws {
+        let server = try PythonTestServer()
+        defer { server.stop() }
+        let directory = ScratchDirectory.path("basic-echo")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/basic.yaml"
+        try """
+            service:
+              baseURL: \(server.baseURL)
+              auth: { basic: { user: ops, password: "${PW}" } }
+            panes:
+              - { title: Who, resource: /whoami, show: json }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PW"] = "echoed-pass-77"
+        environment["no_proxy"] = "127.0.0.1,localhost"
+        let encoded = Data("ops:echoed-pass-77".utf8).base64EncodedString()
+        for arguments in [["snapshot", path, "--width", "120", "--height", "12"], ["snapshot", path, "--json"], ["events", path, "--count", "2"]] {
+            let outcome = try await ProcessRunner.capture([CLITests.binary] + arguments, environment: environment, timeout: 60)
+            #expect(outcome.output.contains("Basic") || arguments[0] == "events", "the echo came: \(outcome.output)")
+            #expect(!outcome.output.contains(encoded) && !outcome.output.contains("echoed-pass-77"), "\(arguments[0]): \(outcome.output)")
+        }
+    }
+}
+
 /// Nothing Hammock prints can drive the terminal, and nothing of the user's is replaced.
 @Suite(.serialized) struct TerminalAndFilesTests {
     private func temporaryDirectory() throws -> String {
