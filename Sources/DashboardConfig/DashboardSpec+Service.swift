@@ -16,7 +16,8 @@ extension DashboardSpec {
         let networking = networking ?? URLSessionProvider()
         func make(_ spec: ServiceSpec) -> Service {
             let engine = Service(
-                baseURL: spec.baseURL?.value, standardTransformers: service.standardTransformers, networking: networking, clock: clock)
+                baseURL: spec.baseURL.map { WrittenURL.encodingWhatCannotTravel($0.value) }, standardTransformers: service.standardTransformers,
+                networking: networking, clock: clock)
             if let cache {
                 // Each service's cached answers are its own: another service's credentials may
                 // see another answer at the same URL.

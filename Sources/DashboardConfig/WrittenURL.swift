@@ -70,7 +70,8 @@ public enum WrittenURL {
             url = encodingWhatCannotTravel(written)
         } else {
             guard let base else { return nil }
-            var root = base
+            // The base as it travels too: a user-info password may hold a space or `é`.
+            var root = encodingWhatCannotTravel(base)
             if let cut = root.firstIndex(where: { $0 == "?" || $0 == "#" }) { root = String(root[..<cut]) }
             if !root.hasSuffix("/"), !baseEndsInSlash { root += "/" }
             url = root + encodingWhatCannotTravel(written.hasPrefix("/") ? String(written.dropFirst()) : written)

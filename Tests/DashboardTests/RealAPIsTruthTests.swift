@@ -86,4 +86,19 @@ import Testing
         #expect(await hits() == 5, "then its every: 12 s")
         run.app.stop()
     }
+
+    /// A password written into the base URL may hold a space, non-ASCII, `|^{}` or quotes: it is
+    /// encoded as it travels, and the server gets exactly it.
+    @Test func aURLPasswordWithAnyCharacterIsEncoded() async throws {
+        let password = #"p w|^{}"é"#
+        let base = server.baseURL.replacingOccurrences(of: "http://", with: "http://ops:\(password)@")
+        let spec = try ConfigLoader.parse(
+            "service: { baseURL: '\(base)' }\npanes:\n  - { title: Who, resource: /whoami }\n", file: "real.yaml", environment: [:])
+        let run = LiveDashboard(spec: spec, columns: 60, rows: 8)
+        run.app.start()
+        try await run.settle()
+        let answer = run.app.panes[0].resource.latestData?.content as? JSON
+        #expect(answer?["credentials"]?.stringValue == Data("ops:\(password)".utf8).base64EncodedString(), "\(String(describing: run.app.panes[0].resource.latestError))")
+        run.app.stop()
+    }
 }
