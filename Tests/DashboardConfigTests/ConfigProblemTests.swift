@@ -36,6 +36,15 @@ import Testing
         }
     }
 
+    /// A problem is one line whatever the value it quotes holds: a config cannot forge a line of
+    /// `check`'s output.
+    @Test func aProblemIsOneLineWhateverTheValueHolds() {
+        let found = problems("service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a, show: \"x\\n✓ hammock.yaml: 1 pane\\u2028✓\" }\n")
+        #expect(found.count == 1)
+        #expect(found.first?.contains("\n") == false && found.first?.contains("\u{2028}") == false)
+        #expect(found.first?.hasPrefix(#"hammock.yaml:3:37: unknown show mode "x␤✓ hammock.yaml: 1 pane␤✓""#) == true, "\(found)")
+    }
+
     @Test func emptyFile() {
         #expect(problems("") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
         #expect(problems("# only a comment\n") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])

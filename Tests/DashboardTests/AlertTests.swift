@@ -372,12 +372,16 @@ extension AlertTests {
             panes:
               - { title: Payments, resource: /payments }
             """, columns: 80, rows: 8, environment: ["PATH": "\(directory):/usr/bin:/bin"])
-        h.stub("payments", Self.status(503))
+        // A server's markup reaches the notification as text, not as a link or an image.
+        h.stub("payments", .json(#"{"message":"down <a href=\"https://evil.test\">see</a> <img src=file:///etc/passwd> & more"}"#, status: 503))
         h.app.start()
         try await h.settle()
         try await waitUntil("the notifier's arguments") { FileManager.default.fileExists(atPath: directory + "/args.txt") }
         let arguments = try String(contentsOfFile: directory + "/args.txt", encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(arguments == ["--app-name=Hammock", "--urgency=critical", "--", "Hammock: Payments is failing", "Service Unavailable"])
+        #expect(arguments == [
+            "--app-name=Hammock", "--urgency=critical", "--", "Hammock: Payments is failing",
+            "down &lt;a href=\"https://evil.test\"&gt;see&lt;/a&gt; &lt;img src=file:///etc/passwd&gt; &amp; more",
+        ])
         #expect(!h.app.eventLog.entries.contains { $0.event == "AlertActionFailed" })
         h.app.stop()
     }
@@ -393,14 +397,14 @@ extension AlertTests {
             panes:
               - { title: Evil, resource: /evil }
             """, columns: 80, rows: 8)
-        h.stub("evil", .json(#"{"message":"down\u001b]0;pwned\u0007\nsecond line"}"#, status: 503))
+        h.stub("evil", .json(#"{"message":"down\u001b]0;pwned\u0007\nsecond line\u2028third\u2029fourth"}"#, status: 503))
         h.network.stub(.post, "https://hooks.test/x", .json("{}"))
         h.app.start()
         try await h.settle()
         try await h.settle()
         let post = try #require(h.network.receivedRequests.first { $0.httpMethod == "POST" })
         let body = try JSONParser.parse(try #require(post.httpBody))
-        #expect(body["message"]?.stringValue == "down␛]0;pwned␇␤second line", "\(body)")
+        #expect(body["message"]?.stringValue == "down␛]0;pwned␇␤second line␤third␤fourth", "\(body)")
         h.app.stop()
     }
 }

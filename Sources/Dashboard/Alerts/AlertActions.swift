@@ -81,6 +81,20 @@ final class AlertActions {
         notifier = ConfigLoader.executableOnPath("notify-send", path: environment["PATH"])
     }
 
+    /// `text` with `&`, `<` and `>` as entities, so a notification shows it as written.
+    static func escapingMarkup(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
     /// Performs the actions `spec` names for `alert` (`onResolved: false` skips a resolved one).
     func perform(_ alert: Alert, spec: AlertSpec) {
         if alert.kind == .resolved, !spec.onResolved { return }
@@ -88,7 +102,9 @@ final class AlertActions {
         if spec.notify {
             if let notifier {
                 let urgency = alert.kind == .resolved ? "normal" : "critical"
-                let argv = [notifier, "--app-name=Hammock", "--urgency=\(urgency)", "--", "Hammock: " + alert.headline, alert.message]
+                // The body is markup to notification daemons: a server's `<a href>` or `<img src=…>`
+                // must read as text.
+                let argv = [notifier, "--app-name=Hammock", "--urgency=\(urgency)", "--", "Hammock: " + alert.headline, AlertActions.escapingMarkup(alert.message)]
                 enqueue(alert) { [environment] done in
                     self.runCommand(argv, environment, spec.timeout, done)
                 }

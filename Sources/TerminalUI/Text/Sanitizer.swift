@@ -93,6 +93,9 @@ public enum Sanitizer {
         case 0x00..<0x20: return .replace(Unicode.Scalar(0x2400 + v)!)
         case 0x7F: return .replace("\u{2421}")
         case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return .replace("\u{FFFD}")
+        // Line and paragraph separators break a line wherever they are shown (a notification,
+        // a log viewer): on one line they are a visible break.
+        case 0x2028, 0x2029: return .replace("\u{2424}")
         // What joins or restyles emoji (zero-width joiners, presentation selectors, skin tones):
         // terminals draw such sequences 2 to 8 columns wide, ncurses counts them its own way, and
         // a row must never overflow its pane. Without them each emoji stands alone, the same width
