@@ -10,8 +10,10 @@ extension TerminalSession {
     /// Ctrl-C and Ctrl-Z reach the pager, not the dashboard; it starts with default signal
     /// handling and nothing blocked. Then the screen comes back whole (`.resumed`).
     ///
+    /// `environment` (`NAME=value` entries) is the pager's; nil: Hammock's own.
+    ///
     /// Returns nil, or why the pager could not run or what it exited with.
-    public func page(_ text: String, command: String) -> String? {
+    public func page(_ text: String, command: String, environment: [String]? = nil) -> String? {
         guard !isShutDown else { return "no terminal" }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return "cannot make a pipe for the pager" }
@@ -29,7 +31,7 @@ extension TerminalSession {
         // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
         let pid: pid_t
         do {
-            pid = try CleanSpawn.spawn(["/bin/sh", "-c", "exec " + command], actions: &actions, group: .newProcessGroup)
+            pid = try CleanSpawn.spawn(["/bin/sh", "-c", "exec " + command], environment: environment, actions: &actions, group: .newProcessGroup)
         } catch {
             close(fds[0])
             close(fds[1])

@@ -42,6 +42,9 @@ public final class TerminalSession {
         // Signals are ignored before curses starts so ncurses installs no handlers of its own;
         // `start` installs ours.
         for sig in TerminalSession.handledSignals { signal(sig, SIG_IGN) }
+        // A write to a closed pipe or socket must fail with EPIPE, never end the process with the
+        // terminal in curses mode (nor may a stray SIGPIPE from outside).
+        signal(SIGPIPE, SIG_IGN)
         guard let screen = nc_newterm_stdio() else {
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
             throw StartError(description: "cannot use terminal type \"\(term)\"; set TERM to a type this system knows, e.g. xterm-256color")
@@ -110,14 +113,46 @@ public final class TerminalSession {
         signals = SignalPipe(signals: TerminalSession.handledSignals) { [weak self] sig in self?.handleSignal(sig) }
     }
 
-    static let handledSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
+    static let handledSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGTTIN, SIGTTOU]
+
+    /// True while curses mode is left for a stop (Ctrl-Z, SIGTTIN/SIGTTOU, a pager's).
+    private var outOfCursesMode = false
 
     /// Leaves curses mode, stops the process until it is continued (Ctrl-Z), then comes back and
-    /// reports `.resumed` so the app redraws everything.
+    /// reports `.resumed` so the app redraws everything. Continued in the background (`bg`), it
+    /// leaves the terminal to the shell and stops again until it is the foreground job.
     public func suspend() {
         guard !isShutDown else { return }
-        _ = endwin()
+        leaveCursesMode()
         raise(SIGSTOP)
+        resumeWhenInForeground()
+    }
+
+    /// Restores the terminal for whoever has it next, writing even from the background
+    /// (SIGTTOU blocked: restoring must not itself stop the process half-way).
+    private func leaveCursesMode() {
+        guard !outOfCursesMode else { return }
+        outOfCursesMode = true
+        var block = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        _ = endwin()
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+
+    /// True when this process's group has the terminal (it may draw there).
+    private static var isForeground: Bool {
+        tcgetpgrp(STDIN_FILENO) == getpgrp()
+    }
+
+    /// Back into curses mode once the process is the foreground job; stopped until then.
+    private func resumeWhenInForeground() {
+        while !TerminalSession.isForeground {
+            raise(SIGSTOP)
+        }
+        outOfCursesMode = false
         resumeScreen()
     }
 
@@ -190,10 +225,19 @@ public final class TerminalSession {
             guard nc_window_size(STDOUT_FILENO, &rows, &cols) == 0 else { return }
             _ = resizeterm(rows, cols)
             handler?(.resize(Size(columns: Int(cols), rows: Int(rows))))
-        case SIGTSTP:
+        case SIGTSTP, SIGTTIN, SIGTTOU:
+            // Ctrl-Z, or touching the terminal from the background: the terminal goes back to
+            // the shell in the state it was in before Hammock, then the process stops.
             suspend()
         case SIGCONT:
-            break  // a resume is reported by suspend() itself
+            // Continued after a stop Hammock did not make (SIGSTOP from outside): the terminal
+            // may have been used meanwhile, so everything is drawn again.
+            if !outOfCursesMode, TerminalSession.isForeground {
+                resumeScreen()
+            } else if outOfCursesMode, TerminalSession.isForeground {
+                outOfCursesMode = false
+                resumeScreen()
+            }
         default:
             handler?(.signal(sig))
         }

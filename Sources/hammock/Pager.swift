@@ -11,4 +11,13 @@ enum Pager {
         }
         return "more"
     }
+
+    /// The pager's environment: Hammock's, with `LESSSECURE=1` unless it says otherwise, so
+    /// `less` runs no shell command, opens no other file and saves nothing (`!`, `:e`, `s`): a
+    /// stray key (or a flood of them) in the pager cannot run anything.
+    static func environment(_ environment: [String: String]) -> [String] {
+        var pager = environment
+        if pager["LESSSECURE"] == nil { pager["LESSSECURE"] = "1" }
+        return pager.map { "\($0.key)=\($0.value)" }.sorted()
+    }
 }

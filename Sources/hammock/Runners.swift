@@ -52,7 +52,8 @@ enum DashboardRunner {
             app.onQuit = finish
             app.onSuspend = { session.suspend() }
             let pager = Pager.command(environment: environment)
-            app.onPage = { text in session.page(text, command: pager) }
+            let pagerEnvironment = Pager.environment(environment)
+            app.onPage = { text in session.page(text, command: pager, environment: pagerEnvironment) }
             app.onFrame = { _ in frameLog.frame(size: terminal.size) }
             session.start { event in
                 switch event {

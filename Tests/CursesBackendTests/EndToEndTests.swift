@@ -209,6 +209,63 @@ struct EndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    /// Waits (bounded) until `pid` is in the state `want` (`T`: stopped).
+    private func waitForState(_ pid: pid_t, _ want: String, in tmux: TmuxHarness) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Self.state(of: pid) != want {
+            guard Date() < deadline else { throw TmuxHarness.Failure(description: "process did not reach state \(want)") }
+            _ = try? tmux.waitForLine(timeout: 0.05, "nothing") { _ in false }
+        }
+    }
+
+    /// A stray SIGPIPE does not end it with the terminal in curses mode: it is ignored.
+    @Test func aStrayPipeSignalIsIgnored() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, SIGPIPE)
+        try tmux.sendKeys("a")
+        _ = try tmux.waitForScreen("a frame after SIGPIPE") { $0.contains { $0.contains("a") && $0.contains("keys") } }
+        #expect(try modes(tmux) == "alternate 1 cursor 0 keypad 1")
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    /// Stopped for touching the terminal from the background (SIGTTOU, SIGTTIN), it gives the
+    /// terminal back first, as Ctrl-Z does, and draws everything again when continued.
+    @Test(arguments: [SIGTTOU, SIGTTIN])
+    func aBackgroundStopRestoresTheTerminal(signal: Int32) throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, signal)
+        try waitForState(pid, "T", in: tmux)
+        #expect(try modes(tmux) == "alternate 0 cursor 1 keypad 0", "the terminal is the shell's while it is stopped")
+        kill(pid, SIGCONT)
+        _ = try tmux.waitForScreen("the redrawn screen") { $0.first?.hasPrefix("terminal-demo 80x24") == true }
+        #expect(try modes(tmux) == "alternate 1 cursor 0 keypad 1")
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
+    /// Stopped and continued from outside (SIGSTOP, SIGCONT), it draws the whole screen again:
+    /// whatever was written to the terminal meanwhile is gone.
+    @Test func anOutsideStopAndContinueRepaints() throws {
+        let tmux = try TmuxHarness(command: "'\(binary)'")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        kill(pid, SIGSTOP)
+        try waitForState(pid, "T", in: tmux)
+        let tty = try tmux.tmux(["display", "-p", "-t", "e2e", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fd = open(tty, O_WRONLY | O_NOCTTY)
+        #expect(fd >= 0)
+        let garbage = "\u{1B}[2J\u{1B}[Hscribbled over"
+        _ = garbage.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        _ = try tmux.waitForScreen("the scribble") { $0.first?.hasPrefix("scribbled over") == true }
+        kill(pid, SIGCONT)
+        _ = try tmux.waitForScreen("the repainted screen") { $0.first?.hasPrefix("terminal-demo 80x24") == true && !$0.joined().contains("scribbled") }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
     @Test func anUnknownTerminalTypeFailsCleanly() throws {
         let tmux = try TmuxHarness(command: "TERM=no-such-terminal '\(binary)' 2>\"$HAMMOCK_FRAME_FIFO\"")
         let message = try tmux.waitForLine("the error message") { $0.hasPrefix("terminal-demo:") }

@@ -19,6 +19,9 @@ import Testing
             #!/bin/sh
             grep -E '^(SigBlk|SigIgn)' /proc/self/status > '\(directory)/signals.txt'
             awk '{ print ($5 == $8) ? "owns the terminal" : "does not own the terminal" }' /proc/$$/stat > '\(directory)/terminal.txt'
+            echo "LESSSECURE=$LESSSECURE" > '\(directory)/environment.txt'
+            # Ctrl-Z in the pager: it stops; the dashboard must not hang waiting for it.
+            kill -TSTP $$
             cat > '\(directory)/body.tmp'
             mv '\(directory)/body.tmp' '\(directory)/body.txt'
 
@@ -51,6 +54,8 @@ import Testing
         #expect((fields["SigIgn:"] ?? .max) & 0x7FFF_FFFF == 0, "no classic signal ignored (the dashboard ignores SIGINT, SIGTSTP…): \(signals)")
         let terminal = try String(contentsOfFile: directory + "/terminal.txt", encoding: .utf8)
         #expect(terminal == "owns the terminal\n")
+        let environment = try String(contentsOfFile: directory + "/environment.txt", encoding: .utf8)
+        #expect(environment == "LESSSECURE=1\n", "less runs no shell command from the pager")
         try tmux.sendKeys("Escape", "q")
         #expect(try tmux.waitForExit().hasPrefix("exit 0"))
     }
