@@ -37,12 +37,24 @@ extension CurlTransfer {
     func failure(for code: CURLcode) -> any Error {
         let detail = lastErrorText
         typealias Failure = RequestError.Cause.TransportFailure
+        if let value = received.invalidLength {
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return Failure("The server sent an invalid Content-Length (\(shown))", detail: detail)
+        }
         if let (first, second) = received.conflictingLengths {
             return Failure("The server sent conflicting Content-Length headers (\(first) and \(second))", detail: detail)
         }
         switch code {
+        case CURLE_WEIRD_SERVER_REPLY where detail?.contains("Content-Length") == true:
+            // libcurl's own check (a negative or malformed length) comes before our header callback.
+            return Failure("The server sent an invalid Content-Length", detail: detail)
         case CURLE_UNSUPPORTED_PROTOCOL where detail?.contains("HTTP/0.9") == true, CURLE_WEIRD_SERVER_REPLY:
             return Failure("The server did not answer in HTTP", detail: detail)
+        // libcurl says "Unsupported protocol" for a status line it cannot read: a version it does
+        // not speak (HTTP/3.0 over TCP), a code that is not three digits, a code of 000.
+        case CURLE_UNSUPPORTED_PROTOCOL where url.scheme?.lowercased().hasPrefix("http") == true:
+            let reason = detail.map { " (\($0))" } ?? ""
+            return Failure("The server sent an invalid status line\(reason)", detail: detail)
         // libcurl says "Out of memory" when a header line passes its 100 KB limit; before any
         // body byte, that is what it is.
         case CURLE_OUT_OF_MEMORY where body.isEmpty:

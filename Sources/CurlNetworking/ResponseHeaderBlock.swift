@@ -13,6 +13,9 @@ struct ResponseHeaderBlock {
     /// Two Content-Length headers that disagree: the exchange is refused (a truncated or smuggled
     /// body must not pass as the answer).
     private(set) var conflictingLengths: (String, String)?
+    /// A Content-Length that is not a length (not digits, or past any size a body can have): the
+    /// exchange is refused, not read as far as the connection goes and called a success.
+    private(set) var invalidLength: String?
     /// The name of the last header line, for a folded continuation line.
     private var lastName: String?
     private var lengthValue: String?
@@ -40,6 +43,10 @@ struct ResponseHeaderBlock {
             }
             lengthValue = value
             declaredLength = Int64(value)
+            if declaredLength == nil || value.contains(where: { !$0.isASCII || !$0.isNumber }) {
+                invalidLength = value
+                return false
+            }
         }
         if let earlier = headers.updateValue(value, forKey: name) { headers[name] = "\(earlier), \(value)" }
         lastName = name

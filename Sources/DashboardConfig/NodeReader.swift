@@ -93,10 +93,17 @@ struct NodeReader {
     }
 
     mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {
-        guard case .scalar = node, let value = node.int else {
+        guard case .scalar(let scalar) = node, let value = node.int else {
+            // A whole number too large for an Int (2e19, 99999999999999999999) is out of range,
+            // not "not a whole number".
+            if case .scalar(let scalar) = node, let number = node.float ?? Double(scalar.string), number.isFinite, number.rounded() == number {
+                problem(at: node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(scalar.string)")
+                return nil
+            }
             problem(at: node, "\(what) must be a whole number, not \(describe(node))")
             return nil
         }
+        _ = scalar
         guard range.contains(value) else {
             problem(at: node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
             return nil

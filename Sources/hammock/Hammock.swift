@@ -325,6 +325,10 @@ struct Events: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more, not \(count)") }
+    }
+
     func run() async throws {
         let spec = try loadConfig(config)
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))

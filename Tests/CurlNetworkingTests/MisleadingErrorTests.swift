@@ -15,6 +15,11 @@ import Testing
         "/short": Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nonly this".utf8),
         "/conflict": Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 50\r\nContent-Length: 5\r\n\r\nhello".utf8),
         "/fine": Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok".utf8),
+        "/bad-status": Data("HTTP/1.1 abc OK\r\nContent-Length: 2\r\n\r\nok".utf8),
+        "/zero-status": Data("HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok".utf8),
+        "/http3": Data("HTTP/3.0 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8),
+        "/huge-length": Data("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\nConnection: close\r\n\r\nabc".utf8),
+        "/negative-length": Data("HTTP/1.1 200 OK\r\nContent-Length: -5\r\nConnection: close\r\n\r\nabc".utf8),
     ]
 
     private func message(_ path: String, server: RawTestServer) async throws -> String? {
@@ -35,6 +40,12 @@ import Testing
         #expect(try await message("/short", server: server) == "The server closed the connection before the response was complete (991 of 1000 bytes missing)")
         #expect(try await message("/conflict", server: server) == "The server sent conflicting Content-Length headers (50 and 5)")
         #expect(try await message("/fine", server: server) == nil, "the same length twice is only redundant")
+        for path in ["/bad-status", "/zero-status", "/http3"] {
+            let said = try await message(path, server: server)
+            #expect(said?.hasPrefix("The server sent an invalid status line") == true, "\(path): \(String(describing: said))")
+        }
+        #expect(try await message("/huge-length", server: server) == "The server sent an invalid Content-Length (99999999999999999999)", "not a success")
+        #expect(try await message("/negative-length", server: server) == "The server sent an invalid Content-Length")
     }
 
     @Test func headerBlocksAreReadAsTheServerSentThem() async throws {

@@ -74,6 +74,18 @@ import Testing
         #expect(message(directory + "/missing.yaml") == "no such file")
         #expect(message(directory) == "is a directory, not a config file")
         #expect(message("/dev/null") == "is not a regular file")
+        // A body file on the same loop says so too, not "no file".
+        let body = "service:\n  baseURL: https://x.test/\npanes:\n  - { title: A, resource: /a, method: POST, body: { file: a.yaml } }\n"
+        try body.write(toFile: directory + "/body.yaml", atomically: true, encoding: .utf8)
+        #expect(message(directory + "/body.yaml") == "body.file: a.yaml: too many levels of symbolic links")
+    }
+
+    /// A whole number past any the config takes is out of range, not "not a whole number".
+    @Test func aHugeWholeNumberIsOutOfRange() {
+        #expect(problems("service:\n  baseURL: https://x.test/\npanes:\n  - { title: A, resource: /a, history: 2e19 }\n")
+            == ["h.yaml:4:40: history must be between 2 and 10000, not 2e19"])
+        #expect(problems("service:\n  baseURL: https://x.test/\npanes:\n  - { title: A, resource: /a, history: 2.5 }\n")
+            == [#"h.yaml:4:40: history must be a whole number, not "2.5""#])
     }
 
     @Test func aDurationThatWouldOverflowATimerIsAProblemAtItsPlace() {

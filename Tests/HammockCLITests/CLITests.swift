@@ -178,6 +178,14 @@ import Testing
         #expect(events.output.contains(#""event":"ExpectationFailed""#))
     }
 
+    @Test func eventsRefusesACountBelowOne() async throws {
+        for count in ["-5", "0"] {
+            let outcome = try await hammock(["events", Self.demoConfig, "--count=\(count)"])
+            #expect(outcome.status != 0)
+            #expect(outcome.errors.contains("--count must be 1 or more, not \(count)"), "\(outcome.errors)")
+        }
+    }
+
     @Test func eventsStreamsJSONLines() async throws {
         let api = try await DemoProcess.start()
         defer { api.stop() }
