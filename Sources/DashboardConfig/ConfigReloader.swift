@@ -80,17 +80,18 @@ public final class ConfigReloader {
     /// place, `cp`, a shell's `>`) or a new file takes its name (`IN_MOVED_TO`, `IN_CREATE`:
     /// editors that rename). Not every `write` (`IN_MODIFY`): a log kept open beside the config
     /// (`--log`, or any program's) would wake the main queue for each line it writes.
+    ///
+    /// A config that is a symbolic link (`hammock.yaml → real.yaml`) is watched at both ends: a
+    /// save to the file it points to reloads, and so does pointing the link elsewhere (whose new
+    /// target is then watched too).
     @discardableResult
     public func watch(debounce: TimeInterval = 0.2, _ onChange: @escaping @MainActor (Outcome) -> Void) -> String? {
         if let problem = ConfigReloader.watchProblem(path: path) { return problem }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = Array(url.lastPathComponent.utf8)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return "inotify is not available" }
-        guard inotify_add_watch(fd, directory, ConfigReloader.savesMask) >= 0 else {
+        if let problem = addWatches(fd) {
             close(fd)
-            return "cannot watch \(directory)"
+            return problem
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { @Sendable in
@@ -99,12 +100,14 @@ public final class ConfigReloader {
                 while true {
                     let count = self.eventBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                     guard count > 0 else { break }
-                    aboutTheFile = aboutTheFile || ConfigReloader.events(self.eventBuffer[0..<count], name: name)
+                    aboutTheFile = aboutTheFile || self.watchedNames.contains { ConfigReloader.events(self.eventBuffer[0..<count], name: $0) }
                 }
                 guard aboutTheFile else { return }
                 self.pending?.cancel()
                 let work = DispatchWorkItem { @Sendable in
                     MainActor.assumeIsolated {
+                        // The link may point elsewhere now.
+                        _ = self.addWatches(fd)
                         let outcome = self.reload()
                         if case .unchanged = outcome { return }
                         onChange(outcome)
@@ -117,6 +120,23 @@ public final class ConfigReloader {
         source.setCancelHandler { close(fd) }
         source.resume()
         self.source = source
+        return nil
+    }
+
+    /// The names whose saves reload: the config's, and its target's when it is a link.
+    private var watchedNames: [[UInt8]] = []
+
+    /// Watches the directory of the config and, when it is a symbolic link, of the file it points
+    /// to (again after a change: the link may point elsewhere). Returns why it cannot, or nil.
+    private func addWatches(_ fd: Int32) -> String? {
+        let url = URL(fileURLWithPath: path)
+        var places = [(url.deletingLastPathComponent().path, url.lastPathComponent)]
+        let target = url.resolvingSymlinksInPath()
+        if target.path != url.standardizedFileURL.path { places.append((target.deletingLastPathComponent().path, target.lastPathComponent)) }
+        for (index, place) in places.enumerated() where inotify_add_watch(fd, place.0, ConfigReloader.savesMask) < 0 {
+            if index == 0 { return "cannot watch \(place.0)" }
+        }
+        watchedNames = places.map { Array($0.1.utf8) }
         return nil
     }
 

@@ -157,6 +157,27 @@ import Testing
         #expect(titles == ["One", "Two"])
     }
 
+    /// A config that is a symbolic link reloads when the file it points to is saved, in another
+    /// directory too.
+    @Test func aSymlinkedConfigReloadsWhenItsTargetChanges() async throws {
+        let base = URL(fileURLWithPath: ScratchDirectory.path("reload-link"))
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("links"), withIntermediateDirectories: true)
+        let target = base.appendingPathComponent("real/real.yaml").path
+        let link = base.appendingPathComponent("links/hammock.yaml").path
+        try good.write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(symlink(target, link) == 0)
+        let reloader = ConfigReloader(path: link, current: try ConfigLoader.load(path: link))
+        defer { reloader.stop() }
+        let titles: [String] = try await awaitCallback("the reload") { done in
+            #expect(reloader.watch(debounce: 0.05) { outcome in
+                if case .reloaded(let spec) = outcome { done(spec.panes.map(\.title)) }
+            } == nil)
+            try? better.write(toFile: target, atomically: false, encoding: .utf8)
+        }
+        #expect(titles == ["One", "Two"])
+    }
+
     @Test func aLogWrittenBesideTheConfigDoesNotPutTheReloadOff() async throws {
         let path = try tempFile(good)
         let log = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("hammock.log").path
