@@ -44,12 +44,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// The origin credentials belong to: the first hop's.
     private let firstURL: URL
     private let credentials: HTTPCredentials?
+    /// True while the handle uses the jar's shared store (not on a hop to another origin).
+    var cookiesAttached = false
     /// Why the handle could not be set up, when it was a file it was given (`setFile`).
     private var setupProblem: String?
     /// True when the request presents a client certificate (`tls.clientCert`).
     let presentsClientCertificate: Bool
     /// Kept alive while the handle uses it.
-    private let cookieStore: CurlCookieStore?
+    let cookieStore: CurlCookieStore?
+    /// The jar, for its limit.
+    let cookieJar: CookieJar?
     /// Time spent in earlier hops, and their count, for the timing reported at the end.
     private var earlierHops: TimeInterval = 0
 
@@ -82,6 +86,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.credentials = transport.credentials
         self.presentsClientCertificate = transport.tls.clientCertificate != nil
         self.cookieStore = transport.cookieJar.flatMap(CurlCookieStore.store(for:))
+        self.cookieJar = transport.cookieJar
         self.method = (request.httpMethod ?? "GET").uppercased()
         self.requestBody = request.httpBody
         self.requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -203,11 +208,21 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// libcurl's cookie engine on the jar's shared store: cookies set by any response of the jar
-    /// (every hop included) go back with later requests, by libcurl's domain, path and expiry rules.
+    /// (every hop to its origin included) go back with later requests, by libcurl's domain, path
+    /// and expiry rules.
     private func configureCookies(wanted: Bool) -> Bool {
         guard wanted else { return true }
         guard let cookieStore else { return false }
+        cookiesAttached = true
         return hc_setopt_pointer(easy, CURLOPT_SHARE, cookieStore.shared.pointee.share) == CURLE_OK && set(CURLOPT_COOKIEFILE, "")
+    }
+
+    /// A hop to another origin (another port of the same host too: cookies know no ports) goes
+    /// without the jar, whose cookies stay with the origin that set them; a hop back takes it again.
+    private func attachCookies(forOrigin sameOrigin: Bool) -> Bool {
+        guard let cookieStore, sameOrigin != cookiesAttached else { return true }
+        cookiesAttached = sameOrigin
+        return hc_setopt_pointer(easy, CURLOPT_SHARE, sameOrigin ? cookieStore.shared.pointee.share : nil) == CURLE_OK
     }
 
     /// The CA bundle the environment names, as the curl tool and OpenSSL read it:
@@ -230,6 +245,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         if method != "GET" || requestBody != nil { reusableFor = nil }
+        ok = ok && attachCookies(forOrigin: RedirectPolicy.sameOrigin(url, firstURL))
         // Credentials answer challenges from their own origin only: a redirect elsewhere gets none.
         if let credentials, RedirectPolicy.sameOrigin(url, firstURL) {
             ok = ok && set(CURLOPT_HTTPAUTH, Int(HC_AUTH_DIGEST)) && set(CURLOPT_USERNAME, credentials.user)
@@ -401,6 +417,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Reports the final outcome.
     private func complete(_ code: CURLcode) {
+        trimCookies()
         let timing = self.timing()
         if code == CURLE_OK {
             deliver(NetworkResult(response: response(), body: body, timing: timing, certificate: certificate()))

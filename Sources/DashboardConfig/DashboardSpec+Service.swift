@@ -143,7 +143,9 @@ extension DashboardSpec {
         if case .digest(let user, let password) = spec.auth {
             credentials = HTTPCredentials(user: user.value, password: password.value, scheme: .digest)
         }
-        let jar = spec.cookies ? CookieJar(name: spec.name ?? "service") : nil
+        // Dropped cookies are said on the status line, as a value read again is.
+        let reports = liveReports
+        let jar = spec.cookies ? CookieJar(name: spec.name ?? "service", onDrop: { reports.post($0) }) : nil
         if !headers.isEmpty || spec.tls != nil || spec.redirects != nil || credentials != nil || jar != nil {
             // Credentials, TLS trust and cookies belong to the service's own origin.
             service.configure(pattern, description: "\(name) headers and transport") { config in

@@ -11,7 +11,9 @@ import Glibc
 /// - `/redirect?to=URL&status=302`: a redirect.
 /// - `/digest`: needs HTTP Digest as `ops` / `digest-pass` (realm `hammock`).
 /// - `/cookies/set?NAME=VALUE`: sets the cookies and redirects to `/cookies`, which answers
-///   `{"cookies": {…}}` with the cookies the request carried (as httpbin does).
+///   `{"cookies": {…}}` with the cookies the request carried (as httpbin does);
+///   `/cookies/bounce?to=URL&NAME=VALUE` redirects to any URL; `/cookies/flood` sets a new
+///   `session` and 49 new cookies on every answer.
 /// - `POST /auth/token` with JSON `{"user": "ops", "password": "login-pass"}`: `{"access_token":
 ///   "tok-N", "expires_in": 3600}`; other credentials: 401 `{"error": "invalid credentials"}`.
 /// - `POST /oauth/token`, client `hammock` / `client-pass` in HTTP Basic, form
@@ -181,6 +183,17 @@ public final class PythonTestServer: @unchecked Sendable {
                 elif url.path == "/cookies/set":
                     cookies = [("Set-Cookie", "%s=%s; Path=/" % (name, value)) for name, value in query.items()]
                     self.answer(302, {}, cookies + [("Location", "/cookies")])
+                elif url.path == "/cookies/flood":
+                    with lock:
+                        state["count"] += 1
+                        round = state["count"]
+                    # libcurl takes at most 50 cookies from one answer: the session first, 49 more.
+                    cookies = [("Set-Cookie", "flood-%d-%d=x; Path=/" % (round, k)) for k in range(49)]
+                    self.answer(200, {"set": 50}, [("Set-Cookie", "session=keep-%d; Path=/" % round)] + cookies)
+                elif url.path == "/cookies/bounce":
+                    target = query.pop("to", "/cookies")
+                    cookies = [("Set-Cookie", "%s=%s; Path=/" % (name, value)) for name, value in query.items()]
+                    self.answer(302, {}, cookies + [("Location", target)])
                 elif url.path == "/cookies":
                     jar = {}
                     for part in (self.headers.get("Cookie") or "").split(";"):

@@ -463,4 +463,42 @@ import Testing
         }
         #expect(try await stats()["hits"]?["/bad/echo"] == nil, "not one request went out without a token")
     }
+
+    // MARK: Cookies
+
+    /// A jar keeps at most its limit, the newest first (the session a server just set survives),
+    /// and says when it drops some; a server setting 50 cookies per answer cannot grow it.
+    @Test func theCookieJarIsBoundedAndSaysWhenItDrops() async throws {
+        let run = try setup("""
+            service: { baseURL: BASE, cookies: true }
+            panes:
+              - { title: Flood, resource: /cookies/flood }
+              - { title: Jar, resource: /cookies }
+            """)
+        var reports: [String] = []
+        run.spec.liveReports.onReport { reports.append($0) }
+        for _ in 0..<10 { _ = try await load(run, "Flood") }
+        let carried = try #require(json(try await load(run, "Jar"))?["cookies"]?.objectValue)
+        #expect(carried.count <= 150, "\(carried.count) cookies went with the request")
+        #expect(carried["session"]?.stringValue?.hasPrefix("keep-") == true, "the session the last answer set is kept: \(carried.keys.sorted().prefix(8)) of \(carried.count)")
+        try await drainMainQueue()
+        #expect(reports.contains { $0.hasPrefix("cookie jar service: the server set more than 150 cookies; dropped") }, "\(reports)")
+    }
+
+    /// A jar's cookies stay with the origin that set them: a redirect to another port of the same
+    /// host carries none (cookies know no ports; Hammock's jar does).
+    @Test func jarCookiesNeverGoToAnotherPort() async throws {
+        let other = try PythonTestServer()
+        defer { other.stop() }
+        let run = try setup("""
+            service: { baseURL: BASE, cookies: true }
+            panes:
+              - { title: Bounce, resource: "/cookies/bounce", params: { session: "s3cret-cookie", to: "\(other.url("/cookies"))" } }
+              - { title: Home, resource: /cookies }
+            """)
+        let elsewhere = try #require(json(try await load(run, "Bounce"))?["cookies"]?.objectValue)
+        #expect(elsewhere.isEmpty, "the other port got \(elsewhere)")
+        let home = try #require(json(try await load(run, "Home"))?["cookies"]?.objectValue)
+        #expect(home["session"] == "s3cret-cookie", "its own origin still gets it")
+    }
 }

@@ -54,10 +54,17 @@ public struct HTTPCredentials: Sendable, Hashable {
 public final class CookieJar: Sendable, Hashable, CustomStringConvertible {
     /// A name for logs, e.g. the service's.
     public let name: String
+    /// The most cookies the jar keeps, as browsers bound theirs: a server setting new cookies on
+    /// every answer must not make every request slower and larger.
+    public let limit: Int
+    /// Told when cookies are dropped to keep within `limit`, with what to say.
+    public let onDrop: (@Sendable (String) -> Void)?
     private let store = Mutex<(any AnyObject & Sendable)?>(nil)
 
-    public init(name: String) {
+    public init(name: String, limit: Int = 150, onDrop: (@Sendable (String) -> Void)? = nil) {
         self.name = name
+        self.limit = max(1, limit)
+        self.onDrop = onDrop
     }
 
     /// The networking provider's cookie store for this jar: made by `make` the first time, the
