@@ -100,4 +100,20 @@ import Testing
         #expect(Redactor(spec).redact("key=file-secret-value") == "key=•••")
         #expect(!spec.redactedSummary.contains("file-secret-value"))
     }
+
+    /// A file whose size reads 0 (procfs) is read to its end, not taken as empty; a file that is
+    /// empty is a problem, never an empty credential.
+    @Test func fileInterpolationReadsToTheEndAndRefusesAnEmptyFile() throws {
+        let text = "service:\n  baseURL: https://x.test/\n  headers: { X-Os: \"${file:/proc/sys/kernel/ostype}\" }\npanes:\n  - { title: A, resource: /a }\n"
+        let spec = try ConfigLoader.parse(text, file: "/tmp/hammock.yaml", environment: [:])
+        #expect(spec.service.headers[0].currentValue == "Linux")
+        let directory = ScratchDirectory.path("empty-file")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
+        #expect(throws: ConfigErrors.self) {
+            _ = try ConfigLoader.parse(
+                "service:\n  baseURL: https://x.test/\n  headers: { X-Key: \"${file:token}\" }\npanes:\n  - { title: A, resource: /a }\n",
+                file: directory + "/hammock.yaml", environment: [:])
+        }
+    }
 }
