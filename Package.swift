@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(name: "ResourceEngine", swiftSettings: strict),
@@ -94,11 +95,13 @@ let package = Package(
             name: "Dashboard",
             dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig", "CleanSpawn"],
             swiftSettings: strict),
-        // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`).
+        // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
+        // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
             name: "MetricsServer",
             dependencies: [
-                "Dashboard", "LoopbackHTTP", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+                "Dashboard", "ResourceEngine", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -42,6 +42,7 @@ enum DashboardRunner {
             historyStore: cache == nil ? nil : cacheDirectory.map(HistoryStore.init), environment: environment
         ) { $0.makeServices(networking: Hammock.networking(), cache: cache) }
         holder.app = app
+        if let metrics { app.onStateChange = { metrics.stateChanged() } }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let frameLog = FrameLog(environment: environment)
         let status: Int32 = await withCheckedContinuation { continuation in
@@ -71,6 +72,7 @@ enum DashboardRunner {
                 app.send(.configReloaded(outcome))
             }
             app.start()
+            metrics?.publishNow()
             if let unwatched { app.send(.notice("editing the config does not reload it: \(unwatched)")) }
             if let problem = diskCache?.problem { app.send(.notice("running without the cache: \(problem)")) }
         }
@@ -101,6 +103,7 @@ enum ServeRunner {
         let server: MetricsServer
         do {
             server = try await MetricsServer.start(on: listen, app: app, location: location)
+            app.onStateChange = { server.stateChanged() }
         } catch {
             printError("hammock serve: \(error)")
             return 1
@@ -120,6 +123,7 @@ enum ServeRunner {
             app.send(.configReloaded(outcome))
         }
         app.start()
+        server.publishNow()
         let scope = server.address.isLoopback ? "" : " (every client that can reach \(server.address.host) can read it)"
         printLine(
             "hammock serve: \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s") from \(spec.file)"

@@ -120,6 +120,9 @@ public final class DashboardApp {
     public var onFrame: (@MainActor (Int) -> Void)?
     /// Called with every notice the status line gets (a headless run prints them).
     public var onNotice: (@MainActor (String) -> Void)?
+    /// Called whenever what the panes say may have changed (a probe, a reload): `/metrics` and
+    /// `/api/panes` render again.
+    public var onStateChange: (@MainActor () -> Void)?
     /// The header's counts, updated as panes change.
     var healthCounts = HealthCounts()
     /// Runs what the panes' `alerts:` ask for.
@@ -480,6 +483,7 @@ public final class DashboardApp {
         case .resized:
             requestFrame(urgent: true)
         case .resourceChanged:
+            onStateChange?()
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
             // even if the screen was idle and the next tick was a minute away. When nothing loads
             // any more, a tick set for spinners is set again for the next age or minute.
@@ -495,6 +499,7 @@ public final class DashboardApp {
             requestFrame()
         case .configReloaded(let outcome):
             applyReload(outcome)
+            onStateChange?()
         case .notice(let text):
             statusMessage = redactor.redact(text)
             onNotice?(statusMessage ?? "")
