@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    private func setup(_ yaml: String, environment: [String: String] = [:]) throws -> Setup {
+    func setup(_ yaml: String, environment: [String: String] = [:]) throws -> Setup {
         let path = directory + "/hammock.yaml"
         let text = yaml.replacingOccurrences(of: "BASE", with: server.baseURL)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -39,31 +39,31 @@ import Testing
         return Setup(spec: spec, service: spec.makeServices(networking: CurlProvider(), clock: clock))
     }
 
-    private func load(_ setup: Setup, _ title: String) async throws -> Response {
+    func load(_ setup: Setup, _ title: String) async throws -> Response {
         let pane = try #require(setup.spec.panes.first { $0.title == title })
         return await setup.spec.resource(for: pane, in: setup.service).load().result
     }
 
-    private func json(_ response: Response) -> JSON? {
+    func json(_ response: Response) -> JSON? {
         if case .success(let entity) = response { entity.content as? JSON } else { nil }
     }
 
-    private func message(_ response: Response) -> String? {
+    func message(_ response: Response) -> String? {
         if case .failure(let error) = response { error.userMessage } else { nil }
     }
 
-    private func status(_ response: Response) -> Int? {
+    func status(_ response: Response) -> Int? {
         if case .failure(let error) = response { error.httpStatusCode } else { nil }
     }
 
     /// The server's own side, through a service of its own (no config, no credentials).
-    private let admin = Service(networking: CurlProvider())
+    let admin = Service(networking: CurlProvider())
 
-    private func stats() async throws -> JSON {
+    func stats() async throws -> JSON {
         try #require(json(await admin.resource(absoluteURL: server.url("/stats")).load().result))
     }
 
-    private func post(_ path: String) async throws {
+    func post(_ path: String) async throws {
         let response = await admin.resource(absoluteURL: server.url(path)).request(.post).result
         #expect(json(response)?.objectValue != nil, "\(path) answered")
     }
@@ -164,7 +164,7 @@ import Testing
 
     // MARK: Logins
 
-    private let loginService = """
+    let loginService = """
         services:
           shop:
             baseURL: BASE
@@ -361,144 +361,5 @@ import Testing
         let resources = run.spec.panes.prefix(2).map { run.spec.resource(for: $0, in: run.service) }
         #expect(resources[0].url == resources[1].url)
         #expect(resources[0] !== resources[1], "one URL, two services: two requests")
-    }
-
-    // MARK: Sessions real APIs use
-
-    /// A token that comes in a response header: Keystone's `X-Subject-Token` after a login, and
-    /// Transmission's RPC, whose 409 carries the session id every request must send, again
-    /// whenever the server changes it — one 409 each time, never a loop.
-    @Test func aTokenFromAResponseHeaderAndTransmissionsSessionDance() async throws {
-        let run = try setup("""
-            services:
-              keystone:
-                baseURL: BASEkeystone/
-                auth: { login: { resource: /auth/tokens, body: { json: { user: ops } }, token: header.X-Subject-Token, header: X-Auth-Token, scheme: "" } }
-              tx:
-                baseURL: BASEtransmission/
-                auth:
-                  login:
-                    resource: /rpc
-                    body: { json: { method: session-get } }
-                    token: header.X-Transmission-Session-Id
-                    header: X-Transmission-Session-Id
-                    scheme: ""
-                    refreshOn: [409]
-            panes:
-              - { title: Projects, service: keystone, resource: /projects }
-              - { title: Torrents, service: tx, resource: /rpc, method: POST, body: { method: torrent-get } }
-              - { title: Stats, service: tx, resource: /rpc, method: POST, body: { method: session-stats } }
-            """)
-        #expect(json(try await load(run, "Projects"))?["projects"]?[0]?["name"] == "demo", "the header's token in X-Auth-Token")
-        #expect(try await stats()["keystone"] == 1)
-
-        #expect(json(try await load(run, "Torrents"))?["result"] == "success")
-        #expect(json(try await load(run, "Stats"))?["result"] == "success")
-        #expect(try await stats()["conflicts"] == 1, "one 409, for the login; both panes then send the id")
-
-        try await post("/admin/transmission/rotate")
-        #expect(json(try await load(run, "Torrents"))?["result"] == "success", "a new id: taken from the 409, the request repeated")
-        #expect(json(try await load(run, "Stats"))?["result"] == "success")
-        #expect(try await stats()["conflicts"] == 2)
-        #expect(try await stats()["hits"]?["/transmission/rpc"] == 6, "login, 2 panes, 409 and its repeat, the other pane")
-    }
-
-    /// A login answered 429 with `Retry-After: 165` is not tried again for 165 s, and failed logins
-    /// back off: each waits twice as long as the one before.
-    @Test func aFailedLoginHonoursRetryAfterAndBacksOff() async throws {
-        let limited = try setup("""
-            services:
-              api:
-                baseURL: BASE
-                auth: { login: { resource: /limited/login, body: { json: { user: ops } } } }
-            panes:
-              - { title: Orders, service: api, resource: /orders }
-            """)
-        let message = try #require(message(try await load(limited, "Orders")))
-        #expect(message == "login failed: 429 slow down (the server asks to wait 2m45s)", "\(message)")
-        for _ in 0..<10 {
-            clock.advance(by: 15)
-            #expect(self.message(try await load(limited, "Orders"))?.hasPrefix("login failed: 429") == true)
-        }
-        #expect(try await stats()["limited"] == 1, "150 s later, still the one login")
-        clock.advance(by: 16)
-        _ = try await load(limited, "Orders")
-        #expect(try await stats()["limited"] == 2, "after 165 s, one more")
-
-        let refused = try setup(loginService, environment: ["SHOP_PASSWORD": "wrong"])
-        let before = try #require(try await stats()["logins"]?.intValue)
-        var logins: [Int] = []
-        for _ in 0..<16 {
-            _ = try await load(refused, "Orders")
-            logins.append(try #require(try await stats()["logins"]?.intValue) - before)
-            clock.advance(by: 1)
-        }
-        // retry 1 s, then 2, 4, 8 s between tries.
-        #expect(logins == [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5], "\(logins)")
-    }
-
-    /// A login answer without a usable token (HTML, no `access_token`, `null`, a token with a
-    /// space, CR-LF or ESC) is a failed login: no request of the service goes out without its
-    /// token, and the panes say why.
-    @Test func noRequestGoesOutWithoutItsToken() async throws {
-        let expected = [
-            "html": "login failed: the answer has no access_token", "missing": "login failed: the answer has no access_token",
-            "null": "login failed: the answer has no access_token",
-            "spaces": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
-            "crlf": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
-            "escape": "login failed: its access_token is not one word (a token has no spaces, line breaks or control characters)",
-        ]
-        for (kind, message) in expected.sorted(by: { $0.key < $1.key }) {
-            let run = try setup("""
-                services:
-                  api:
-                    baseURL: BASEbad/
-                    auth: { login: { resource: "/login?kind=\(kind)", body: { json: { user: ops } } } }
-                panes:
-                  - { title: Echo, service: api, resource: /echo }
-                """)
-            #expect(self.message(try await load(run, "Echo")) == message, "\(kind)")
-            clock.advance(by: 5)
-            #expect(self.message(try await load(run, "Echo")) == message, "\(kind), after another login")
-        }
-        #expect(try await stats()["hits"]?["/bad/echo"] == nil, "not one request went out without a token")
-    }
-
-    // MARK: Cookies
-
-    /// A jar keeps at most its limit, the newest first (the session a server just set survives),
-    /// and says when it drops some; a server setting 50 cookies per answer cannot grow it.
-    @Test func theCookieJarIsBoundedAndSaysWhenItDrops() async throws {
-        let run = try setup("""
-            service: { baseURL: BASE, cookies: true }
-            panes:
-              - { title: Flood, resource: /cookies/flood }
-              - { title: Jar, resource: /cookies }
-            """)
-        var reports: [String] = []
-        run.spec.liveReports.onReport { reports.append($0) }
-        for _ in 0..<10 { _ = try await load(run, "Flood") }
-        let carried = try #require(json(try await load(run, "Jar"))?["cookies"]?.objectValue)
-        #expect(carried.count <= 150, "\(carried.count) cookies went with the request")
-        #expect(carried["session"]?.stringValue?.hasPrefix("keep-") == true, "the session the last answer set is kept: \(carried.keys.sorted().prefix(8)) of \(carried.count)")
-        try await drainMainQueue()
-        #expect(reports.contains { $0.hasPrefix("cookie jar service: the server set more than 150 cookies; dropped") }, "\(reports)")
-    }
-
-    /// A jar's cookies stay with the origin that set them: a redirect to another port of the same
-    /// host carries none (cookies know no ports; Hammock's jar does).
-    @Test func jarCookiesNeverGoToAnotherPort() async throws {
-        let other = try PythonTestServer()
-        defer { other.stop() }
-        let run = try setup("""
-            service: { baseURL: BASE, cookies: true }
-            panes:
-              - { title: Bounce, resource: "/cookies/bounce", params: { session: "s3cret-cookie", to: "\(other.url("/cookies"))" } }
-              - { title: Home, resource: /cookies }
-            """)
-        let elsewhere = try #require(json(try await load(run, "Bounce"))?["cookies"]?.objectValue)
-        #expect(elsewhere.isEmpty, "the other port got \(elsewhere)")
-        let home = try #require(json(try await load(run, "Home"))?["cookies"]?.objectValue)
-        #expect(home["session"] == "s3cret-cookie", "its own origin still gets it")
     }
 }

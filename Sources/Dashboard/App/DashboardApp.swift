@@ -55,8 +55,8 @@ public final class DashboardApp {
     /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
     public var selection: Int { selectionIndex(in: visiblePanes) }
     /// The pane the user chose, and the index it had then (used when it is no longer visible).
-    private var chosenPane: ObjectIdentifier?
-    private var chosenIndex = 0
+    var chosenPane: ObjectIdentifier?
+    var chosenIndex = 0
     public internal(set) var isZoomed = false
     /// The zoomed pane's view (data, response, request, timing, error).
     public internal(set) var zoomView: ZoomView = .data
@@ -98,14 +98,14 @@ public final class DashboardApp {
     public var actsOnAlerts = true
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
-    public private(set) var eventLog = EventLog()
+    public internal(set) var eventLog = EventLog()
     /// Recent probes by resource (`Pane.historyKey`: its service, URL and load request), shared
     /// by the panes showing that resource.
-    public private(set) var histories: [String: ProbeHistory] = [:]
+    public internal(set) var histories: [String: ProbeHistory] = [:]
     /// Where histories are kept across runs; nil for nowhere.
     let historyStore: HistoryStore?
     /// Frames drawn so far.
-    public private(set) var framesDrawn = 0
+    public internal(set) var framesDrawn = 0
     var spinnerTick = 0
 
     /// Called when the user quits, with the exit status.
@@ -130,36 +130,36 @@ public final class DashboardApp {
     /// Each firing pane's reminder timer, by pane.
     var reminders: [ObjectIdentifier: ScheduledAction] = [:]
 
-    private var frameScheduled = false
-    private var urgentFrameScheduled = false
+    var frameScheduled = false
+    var urgentFrameScheduled = false
     /// A held background frame is to be drawn on the next turn (its loads have answered).
-    private var heldFrameReleased = false
+    var heldFrameReleased = false
     /// Counts frames drawn: a scheduled draw carries the count it was scheduled at and is stale
     /// once another frame has been drawn.
-    private var frameToken = 0
+    var frameToken = 0
     /// When background frames are drawn, on the uptime clock.
-    private var pacing: FramePacing
+    var pacing: FramePacing
     /// The panes the latest frame showed, in any view (set by `render`).
     var panesOnScreen: [Pane] = []
     /// The frame before's, kept to compare with (its storage is reused: no array per frame).
-    private var panesOnScreenBefore: [Pane] = []
-    private var tickAction: ScheduledAction?
+    var panesOnScreenBefore: [Pane] = []
+    var tickAction: ScheduledAction?
     /// The pending tick is for spinners (something was loading when it was set).
     private var tickIsForSpinners = false
     /// When the pending tick fires, on the engine clock.
     private var tickDue: TimeInterval = 0
     private var eventOwner = EventOwner()
-    private var started = false
+    var started = false
     /// Counts starts, so work a previous start queued (batches of loads) knows it is stale.
     private var generation = 0
     /// The panes showing each resource, so a resource event does not scan every pane.
-    private var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
+    var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
     /// The URLs of login requests as written, for their event-log lines.
-    private var loginURLs: [ObjectIdentifier: String] = [:]
+    var loginURLs: [ObjectIdentifier: String] = [:]
 
     /// A class: it is looked up several times for every event of every probe, and a lookup of a
     /// class costs one retain where a struct's copy retained each of its arrays and strings.
-    private final class ResourcePanes {
+    final class ResourcePanes {
         var panes: [Pane] = []
         var titles: [String] = []
         let url: String
@@ -343,103 +343,6 @@ public final class DashboardApp {
         }
     }
 
-    private func record(_ event: ResourceEvent, on resource: Resource) {
-        guard event != .observerAdded else { return }
-        let id = ObjectIdentifier(resource)
-        // Looked up once per event and handed on: the lookups below each hashed and checked it.
-        let shown = panesByResource[id]
-        let now = clock.now
-        if event == .requested {
-            shown?.lastRequested = now
-            pacing.loadStarted(at: Self.uptime())
-        }
-        let finished = event != .requested
-        let entry = EventLog.Entry(
-            time: now, url: shown?.url ?? loginURLs[id] ?? redactor.redactURL(resource.url.absoluteString),
-            method: shown?.method ?? resource.loadRequest?.method.httpName ?? "GET",
-            panes: shown?.titles ?? [],
-            event: event.externalName,
-            statusCode: finished ? resource.latestMetrics?.statusCode : nil,
-            latency: finished ? resource.latestMetrics?.latency : nil,
-            message: event == .error ? resource.latestError.map { PaneContent.bounded(redactor.redact($0.userMessage), to: 2_000) } : nil)
-        eventLog.append(entry)
-        onEvent?(entry)
-        if let shown {
-            evaluatePanes(shown, after: event)
-            recordProbe(event, on: resource, shown: shown, at: now)
-            for pane in shown.panes {
-                // Read for each pane: a load one of them starts sets it again.
-                updateCadence(of: pane, lastRequested: shown.lastRequested)
-                recount(pane)
-            }
-        }
-        send(.resourceChanged)
-    }
-
-    /// A finished network load (new data, 304 or error) becomes a probe in the resource's history;
-    /// it worked when every pane showing the resource works with it (an error status that
-    /// expectations ask for is a pane working; an unmet expectation is not).
-    private func recordProbe(_ event: ResourceEvent, on resource: Resource, shown: ResourcePanes, at now: TimeInterval) {
-        switch event {
-        case .newData(.network), .notModified, .error: break
-        default: return
-        }
-        guard let metrics = resource.latestMetrics else { return }
-        // Up when every pane showing it is (its request, content and expectations all good);
-        // answered unless the request failed (an error status expectations ask for is an answer).
-        // A loop, not `allSatisfy`: a closure here would check the executor on every probe.
-        var ok = true
-        for pane in shown.panes where pane.verdict != .ok {
-            ok = false
-            break
-        }
-        let answered = event != .error || shown.panes.allSatisfy(\.errorIsExpected)
-        let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
-        histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
-    }
-
-    /// Re-checks the expectations and the content of the panes `shown` after a
-    /// finished load, and logs `ExpectationFailed` / `ExpectationsMet` and `ContentFailed` /
-    /// `ContentRecovered` when a pane's verdict changes.
-    private func evaluatePanes(_ shown: ResourcePanes, after event: ResourceEvent) {
-        switch event {
-        case .newData, .notModified, .error: break
-        default: return
-        }
-        let isProbe = switch event {
-        case .newData(.network), .notModified, .error: true
-        default: false
-        }
-        for pane in shown.panes {
-            defer { if isProbe { countProbe(of: pane) } }
-            let changed = pane.evaluate()
-            if changed.expectations {
-                log(pane.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", pane: pane, message: pane.unmetExpectation)
-            }
-            if changed.content {
-                log(pane.contentProblem == nil ? "ContentRecovered" : "ContentFailed", pane: pane, message: pane.contentProblem)
-            }
-        }
-    }
-
-    /// Adds a pane's own event (a verdict, an alert) to the log and the `events` stream, under
-    /// its resource's URL and method as the resource's own events show them.
-    func log(_ event: String, pane: Pane, message: String?, state: String? = nil) {
-        let metrics = pane.resource.latestMetrics
-        let shown = panesByResource[ObjectIdentifier(pane.resource)]
-        let entry = EventLog.Entry(
-            time: clock.now, url: shown?.url ?? pane.displayURL, method: shown?.method ?? pane.spec.method.httpName,
-            panes: [pane.spec.title], event: event,
-            statusCode: metrics?.statusCode, latency: metrics?.latency, message: message, state: state)
-        eventLog.append(entry)
-        onEvent?(entry)
-    }
-
-    /// The probes of the resource a pane shows.
-    public func history(for pane: Pane) -> ProbeHistory? {
-        histories[pane.historyKey]
-    }
-
     // MARK: Cadence
 
     /// Loads the pane's resource if it is due (and nothing pauses or already loads it), else
@@ -449,7 +352,7 @@ public final class DashboardApp {
     }
 
     /// As above, with when the pane's resource was last requested (its panes' record, at hand).
-    private func updateCadence(of pane: Pane, lastRequested: TimeInterval?) {
+    func updateCadence(of pane: Pane, lastRequested: TimeInterval?) {
         guard started, !isPaused, refreshesOnItsOwn else { return pane.cancelCadence() }
         let now = clock.now
         guard let due = pane.nextLoadDue(lastRequested: lastRequested, now: now) else { return pane.cancelCadence() }
@@ -549,7 +452,7 @@ public final class DashboardApp {
     /// ago") next changes. An idle dashboard wakes once a minute. Panes off screen change nothing
     /// on it by the passing of time (their events still count in the header), so a thousand panes
     /// cost a tick no more than the fifty on screen.
-    private func scheduleTick(after interval: TimeInterval? = nil) {
+    func scheduleTick(after interval: TimeInterval? = nil) {
         tickAction?.cancel()
         let interval = interval ?? secondsUntilTheScreenChanges()
         tickIsForSpinners = healthCounts.loading > 0
@@ -567,128 +470,6 @@ public final class DashboardApp {
         }
         // A little past the boundary, so the tick reads the new text.
         return max(0.05, next + 0.01)
-    }
-
-    // MARK: Panes in view
-
-    /// The panes after the filter and the failing-first sort, in display order.
-    public var visiblePanes: [Pane] {
-        var result = panes
-        if !filter.isEmpty {
-            let needle = filter.lowercased()
-            result = result.filter {
-                $0.spec.title.lowercased().contains(needle) || $0.displayURL.lowercased().contains(needle)
-            }
-        }
-        if sortFailingFirst {
-            let rank: (Pane) -> Int = { pane in
-                switch pane.health {
-                case .failing, .unmet: 0
-                case .degraded: 1
-                case .loading, .waiting: 2
-                case .ok: 3
-                }
-            }
-            result = result.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
-        }
-        return result
-    }
-
-    public var selectedPane: Pane? {
-        let visible = visiblePanes
-        let index = selectionIndex(in: visible)
-        return visible.indices.contains(index) ? visible[index] : nil
-    }
-
-    /// Where the chosen pane is in `visible` (the panes in display order); where it was, kept
-    /// within them, when it is not there.
-    func selectionIndex(in visible: [Pane]) -> Int {
-        if let chosenPane, let index = visible.firstIndex(where: { ObjectIdentifier($0) == chosenPane }) { return index }
-        return max(0, min(chosenIndex, visible.count - 1))
-    }
-
-    /// Chooses the pane at `index` of `visible`.
-    func select(_ index: Int, in visible: [Pane]) {
-        chosenIndex = max(0, min(index, visible.count - 1))
-        chosenPane = visible.indices.contains(chosenIndex) ? ObjectIdentifier(visible[chosenIndex]) : nil
-    }
-
-    /// Chooses the pane the selection now falls on (after a filter that hid the chosen one).
-    func clampSelection() {
-        let visible = visiblePanes
-        select(selectionIndex(in: visible), in: visible)
-    }
-
-    // MARK: Frames
-
-    /// Asks for a frame. Many requests make one frame; background ones (`urgent: false`) come at
-    /// most every `minimumFrameInterval` (0.2 s by default: five a second, which is what a
-    /// monitor's eye needs), so fifty endpoints answering through a second do not redraw fifty
-    /// times, and wait briefly for loads that have just started (`FramePacing`); urgent ones
-    /// (keys, resizes) draw on the next main-queue turn.
-    public func requestFrame(urgent: Bool = false) {
-        guard terminal != nil else { return }
-        if urgent {
-            guard !urgentFrameScheduled else { return }
-            urgentFrameScheduled = true
-            scheduleDraw(after: nil)
-            return
-        }
-        if frameScheduled {
-            if !heldFrameReleased, pacing.releases(loading: healthCounts.loading > 0) {
-                heldFrameReleased = true
-                scheduleDraw(after: nil)
-            }
-            return
-        }
-        guard !urgentFrameScheduled else { return }
-        frameScheduled = true
-        scheduleDraw(after: pacing.wait(now: Self.uptime()))
-    }
-
-    /// Draws on the next main-queue turn (nil) or after `wait` seconds, unless a frame has been
-    /// drawn in between.
-    private func scheduleDraw(after wait: Double?) {
-        let token = frameToken
-        let draw = { @Sendable in MainActor.assumeIsolated { self.drawScheduledFrame(token) } }
-        if let wait {
-            DispatchQueue.main.asyncAfter(deadline: .now() + wait, execute: draw)
-        } else {
-            DispatchQueue.main.async(execute: draw)
-        }
-    }
-
-    private func drawScheduledFrame(_ token: Int) {
-        guard token == frameToken, frameScheduled || urgentFrameScheduled else { return }
-        if !urgentFrameScheduled, let hold = pacing.hold(now: Self.uptime(), loading: healthCounts.loading > 0) {
-            scheduleDraw(after: hold)
-            return
-        }
-        drawNow()
-    }
-
-    /// Seconds on the monotonic clock frames are paced by.
-    private static func uptime() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-    }
-
-    /// Draws a frame now; returns the number of cells sent.
-    @discardableResult
-    public func drawNow() -> Int {
-        // A stopped app draws nothing: a frame left on the main queue must not outlive quitting.
-        guard let terminal, started else { return 0 }
-        framesDrawn += 1
-        frameToken += 1
-        pacing.drew(at: Self.uptime())
-        frameScheduled = false
-        urgentFrameScheduled = false
-        heldFrameReleased = false
-        swap(&panesOnScreen, &panesOnScreenBefore)
-        let sent = terminal.draw { buffer in render(into: &buffer) }
-        // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
-        if tickAction != nil, !panesOnScreen.elementsEqual(panesOnScreenBefore, by: ===) { scheduleTick() }
-        onFrame?(sent)
-        return sent
     }
 
     func quit(_ status: Int32) {
