@@ -26,11 +26,12 @@ public enum ProcessRunner {
         try spawn(argv, stdout: outputPath, stderr: outputPath, environment: environment, timeout: timeout)
     }
 
-    /// `capture` for async tests: waits on a dispatch thread, never on the cooperative pool, so
-    /// servers running in the test process keep being served meanwhile.
+    /// `capture` for async tests: waits on a thread of its own, never on the global queues Swift
+    /// concurrency runs on (as many threads as cores), so servers running in the test process
+    /// keep being served meanwhile.
     public static func capture(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 60) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(with: Result { try captureBlocking(argv, environment: environment, timeout: timeout) })
             }
         }
@@ -77,7 +78,9 @@ public enum ProcessRunner {
         let done = DispatchSemaphore(value: 0)
         let box = StatusBox()
         let child = pid
-        DispatchQueue.global().async {
+        // A thread of its own: one of the global queues' few threads, blocked in waitpid for as
+        // long as the program runs, starved the servers other tests run in this process.
+        Thread.detachNewThread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             box.set(status)
