@@ -21,11 +21,11 @@ final class DashboardHarness {
     /// `environment` is what alert commands start from (and where `notify-send` is looked for).
     init(
         _ yaml: String, columns: Int = 80, rows: Int = 20, file: String = "hammock.yaml", minimumFrameInterval: Double = 0,
-        loadSettleTime: Double? = nil, environment: [String: String] = ["PATH": "/usr/bin:/bin"]
+        loadSettleTime: Double? = nil, environment: [String: String] = ["PATH": "/usr/bin:/bin"], batchWindow: Double = 0
     ) throws {
         let spec = try ConfigLoader.parse(yaml, file: file, environment: environment)
         let clock = clock
-        scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
+        scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) }, batchWindow: batchWindow)
         backend = TestBackend(columns: columns, rows: rows)
         let network = network
         app = DashboardApp(

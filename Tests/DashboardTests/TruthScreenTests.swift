@@ -289,6 +289,32 @@ import Testing
         h.app.stop()
     }
 
+    @Test func aPaneIsAskedAsOftenAsItsEverySaysWhateverElseWakesTheScheduler() async throws {
+        // The real scheduler runs what is due within its batch window (50 ms) together, early;
+        // another timer firing every 56 ms took a pane of every 100 ms to one load per firing.
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/", retry: 100ms }
+            panes:
+              - { title: Fast, resource: /fast, every: 100ms, show: value }
+              - { title: Down, resource: /down, every: 1m, backoff: 100ms }
+            """, batchWindow: DispatchScheduler.defaultBatchWindow)
+        h.stub("fast", .text("1"))
+        h.stub("down", .failure(URLError(.cannotConnectToHost)))
+        h.app.start()
+        try await h.settle()
+        for _ in 0..<180 {
+            _ = h.scheduler.schedule(after: 0.056) {}
+            try await h.advance(0.056)
+        }
+        // 10.08 s: the first load and one per 100 ms after it.
+        let loads = h.network.requestCount(for: h.url("fast"))
+        #expect((99...102).contains(loads), "\(loads) loads in 10.08 s at every: 100ms")
+        // A failing pane's retries keep their wait the same way.
+        let tries = h.network.requestCount(for: h.url("down"))
+        #expect((99...102).contains(tries), "\(tries) tries in 10.08 s at retry: 100ms")
+        h.app.stop()
+    }
+
     /// Every key holds an hour-old entity.
     final class StaleCache: EntityCache {
         func readEntity(forKey key: String) -> Entity? { Entity(content: JSON.string("old"), timestamp: 800_000_000 - 3600) }

@@ -360,6 +360,12 @@ public final class DashboardApp {
             pane.cancelCadence()
             // Reports `requested` at once, which brings every pane of the resource back here.
             pane.resource.load()
+            // A load started early keeps the schedule: the next one is due `every` after this
+            // one was due, not after it started, or early starts would add up (two panes every
+            // 100 ms, batched together, were each loaded every 50 ms).
+            if due > now, let shown = panesByResource[ObjectIdentifier(pane.resource)], let requested = shown.lastRequested, requested < due {
+                shown.lastRequested = due
+            }
         } else {
             pane.scheduleCadence(at: due, now: now, scheduler: scheduler) { [weak self, weak pane] in
                 if let self, let pane { self.updateCadence(of: pane) }

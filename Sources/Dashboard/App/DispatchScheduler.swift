@@ -20,8 +20,11 @@ public final class DispatchScheduler: DashboardScheduler {
     private let window: UInt64
     private let timer: any DispatchSourceTimer
 
+    /// How far ahead of a wake-up actions due then run in it, unless told otherwise.
+    public static let defaultBatchWindow = 0.05
+
     /// Actions due within `batchWindow` seconds of each other run in the same wake-up.
-    public init(batchWindow: Double = 0.05) {
+    public init(batchWindow: Double = defaultBatchWindow) {
         window = UInt64(max(0, batchWindow) * 1e9)
         timer = DispatchSource.makeTimerSource(queue: .main)
         timer.setEventHandler { [weak self] in

@@ -314,7 +314,8 @@ public final class Pane {
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
         if resource.isLoading { return nil }
         if let error = resource.latestError, !errorIsExpected {
-            return error.timestamp + retryWait
+            // From the failure, or from when the failed load was due if it started early.
+            return max(error.timestamp, lastRequested ?? 0) + retryWait
         }
         if let lastRequested { return lastRequested + every }
         let phase = firstLoadNotBefore ?? now
