@@ -110,6 +110,7 @@ let package = Package(
                 "Dashboard", "DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
                 "CurlNetworking", "MetricsServer",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .systemLibrary(

@@ -151,6 +151,25 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// Trusted roots by path, a file or a folder, once `stat` (which never blocks) shows it is one.
+    /// Not bytes, as the client's own files are: libcurl copies a CA blob into every transfer's
+    /// connection settings and parses it again for every TLS connection, where a bundle named by
+    /// its path is parsed once and kept (a 214 KB bundle made each probe cost twelve times as much).
+    private func setTrust(_ path: String, what: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            setupProblem = "\(what) \(path): " + (errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased())
+            return false
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return set(CURLOPT_CAPATH, path)
+        case S_IFREG: return set(CURLOPT_CAINFO, path)
+        default:
+            setupProblem = "\(what) \(path): is not a regular file"
+            return false
+        }
+    }
+
     private func set(_ option: CURLoption, _ value: String) -> Bool {
         value.withCString { hc_setopt_pointer(easy, option, $0) } == CURLE_OK
     }
@@ -179,22 +198,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whom to trust and who to be: a CA file or directory instead of the system's roots, a
     /// client certificate, or (only when asked) no verification at all.
     ///
-    /// Files are read here, as regular files of bounded size without blocking (`RegularFile`),
-    /// and handed to libcurl as bytes: neither libcurl nor OpenSSL opens a path that could be a
-    /// FIFO and hang the transfer thread. A key always goes with a passphrase (empty without
+    /// The client's certificate and key are read here, as regular files of bounded size without
+    /// blocking (`RegularFile`), and handed to libcurl as bytes; trusted roots go by path once
+    /// `stat` shows a regular file or a folder: nothing libcurl or OpenSSL opens is a FIFO that
+    /// could hang the transfer thread. A key always goes with a passphrase (empty without
     /// one), so OpenSSL never prompts on the terminal for an encrypted one.
     private func configureTLS(_ tls: TLSOptions) -> Bool {
         var ok = true
         if let ca = tls.caFile {
-            var info = stat()
-            if stat(ca, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                ok = ok && set(CURLOPT_CAPATH, ca)
-            } else {
-                ok = ok && setFile(CURLOPT_CAINFO_BLOB, ca, what: "tls.ca")
-            }
+            ok = ok && setTrust(ca, what: "tls.ca")
         } else {
             let environment = CurlTransfer.environmentCA
-            if let file = environment.file { ok = ok && setFile(CURLOPT_CAINFO_BLOB, file, what: "the CA bundle") }
+            if let file = environment.file { ok = ok && setTrust(file, what: "the CA bundle") }
             if let directory = environment.directory { ok = ok && set(CURLOPT_CAPATH, directory) }
         }
         if let certificate = tls.clientCertificate { ok = ok && setFile(CURLOPT_SSLCERT_BLOB, certificate, what: "tls.clientCert") }
@@ -219,8 +234,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// A hop to another origin (another port of the same host too: cookies know no ports) goes
     /// without the jar, whose cookies stay with the origin that set them; a hop back takes it again.
-    private func attachCookies(forOrigin sameOrigin: Bool) -> Bool {
-        guard let cookieStore, sameOrigin != cookiesAttached else { return true }
+    private func attachCookies() -> Bool {
+        guard let cookieStore else { return true }
+        let sameOrigin = url == firstURL || RedirectPolicy.sameOrigin(url, firstURL)
+        guard sameOrigin != cookiesAttached else { return true }
         cookiesAttached = sameOrigin
         return hc_setopt_pointer(easy, CURLOPT_SHARE, sameOrigin ? cookieStore.shared.pointee.share : nil) == CURLE_OK
     }
@@ -245,7 +262,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         ok = ok && set(CURLOPT_TIMEOUT_MS, milliseconds) && set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         if method != "GET" || requestBody != nil { reusableFor = nil }
-        ok = ok && attachCookies(forOrigin: RedirectPolicy.sameOrigin(url, firstURL))
+        ok = ok && attachCookies()
         // Credentials answer challenges from their own origin only: a redirect elsewhere gets none.
         if let credentials, RedirectPolicy.sameOrigin(url, firstURL) {
             ok = ok && set(CURLOPT_HTTPAUTH, Int(HC_AUTH_DIGEST)) && set(CURLOPT_USERNAME, credentials.user)

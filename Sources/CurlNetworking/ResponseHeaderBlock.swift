@@ -43,7 +43,7 @@ struct ResponseHeaderBlock {
             }
             lengthValue = value
             declaredLength = Int64(value)
-            if declaredLength == nil || value.contains(where: { !$0.isASCII || !$0.isNumber }) {
+            if declaredLength == nil || !value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
                 invalidLength = value
                 return false
             }
