@@ -4,6 +4,8 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
+    // A module's members are visible only where it is imported: declared and imported dependencies match.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 // The hammock binary is linked by lld with the functions a running dashboard executes packed together
@@ -26,24 +28,24 @@ let hammockLinking: [LinkerSetting] = [
         .when(platforms: [.linux]))
 ]
 
+let flyingFox: [Target.Dependency] = [
+    .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+]
+let nio: [Target.Dependency] = [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+
+// Built and tested on Linux only (Glibc, libcurl, ncurses from Debian): no other platform is claimed.
+// ARCHITECTURE.md draws the targets below and the arrows between them; Tests/ArchitectureTests keeps them.
 let package = Package(
     name: "Hammock",
-    platforms: [.macOS(.v15)],
     products: [
+        // What a user installs: the program, and the engine with its doubles and transport for a
+        // Swift program of one's own. The bench and the floors build as the root package's
+        // executables (`swift build -c release`); the allocation counter is a product only because
+        // SwiftPM builds a dynamic library only as one (the bench preloads it).
+        .executable(name: "hammock", targets: ["hammock"]),
         .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
-        .library(name: "TerminalUI", targets: ["TerminalUI"]),
-        .library(name: "CursesBackend", targets: ["CursesBackend"]),
         .library(name: "CurlNetworking", targets: ["CurlNetworking"]),
-        .library(name: "DashboardConfig", targets: ["DashboardConfig"]),
-        .library(name: "Dashboard", targets: ["Dashboard"]),
-        .library(name: "DemoServer", targets: ["DemoServer"]),
-        .executable(name: "hammock", targets: ["hammock"]),
-        .executable(name: "terminal-demo", targets: ["terminal-demo"]),
-        .executable(name: "hammock-bench", targets: ["hammock-bench"]),
-        .executable(name: "hammock-curl-floor", targets: ["hammock-curl-floor"]),
-        .executable(name: "hammock-swift-floor", targets: ["hammock-swift-floor"]),
-        // Preloaded by the bench to count allocations per probe.
         .library(name: "HammockMallocCount", type: .dynamic, targets: ["CMallocCount"]),
     ],
     dependencies: [
@@ -53,76 +55,38 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        // MARK: The engine and its transport
         .target(name: "ResourceEngine", swiftSettings: strict),
-        // posix_spawn with a clean signal state: the pager, alert commands, the tests' processes.
-        .target(name: "CleanSpawn", swiftSettings: strict),
-        // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
-        .target(
-            name: "LoopbackHTTP",
-            dependencies: [
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ],
-            swiftSettings: strict),
-        // The demo API and its config: only `hammock demo` and the tests link an HTTP server.
-        .target(
-            name: "DemoServer",
-            dependencies: [
-                "ResourceEngine", "LoopbackHTTP",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ],
-            swiftSettings: strict),
-        .target(
-            name: "ResourceEngineTesting",
-            dependencies: [
-                "ResourceEngine", "LoopbackHTTP", "CleanSpawn",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ],
-            swiftSettings: strict
-        ),
+        .systemLibrary(name: "CCurl", path: "Modules/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CurlNetworking", dependencies: ["CCurl", "ResourceEngine"], swiftSettings: strict),
+        // The engine's doubles: fake networking, a manual clock, a recording observer.
+        .target(name: "ResourceEngineTesting", dependencies: ["ResourceEngine"], swiftSettings: strict),
+
+        // MARK: The terminal
         .target(name: "TerminalUI", swiftSettings: strict),
-        .target(
-            name: "DashboardConfig",
-            dependencies: ["ResourceEngine", .product(name: "Yams", package: "Yams")],
-            swiftSettings: strict),
-        .testTarget(
-            name: "DashboardConfigTests",
-            dependencies: ["DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting"],
-            swiftSettings: strict),
-        .target(
-            name: "Dashboard",
-            dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig", "CleanSpawn"],
-            swiftSettings: strict),
+        .systemLibrary(name: "CNCursesW", path: "Modules/CNCursesW", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "CTerminalRestore"),
+        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI", "CleanSpawn"], swiftSettings: strict),
+
+        // MARK: Config and the dashboard
+        // posix_spawn with a clean signal state and declared standard streams: the pager, alert
+        // commands, the harness's processes.
+        .target(name: "CleanSpawn", swiftSettings: strict),
+        .target(name: "DashboardConfig", dependencies: ["ResourceEngine", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
             name: "MetricsServer",
-            dependencies: [
-                "Dashboard", "ResourceEngine", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["Dashboard", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
             swiftSettings: strict),
-        .testTarget(
-            name: "DashboardTests",
-            dependencies: [
-                "Dashboard", "DashboardConfig", "DemoServer", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
-                "CurlNetworking", "MetricsServer",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: strict),
-        .systemLibrary(
-            name: "CNCursesW", path: "Modules/CNCursesW",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
+        .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
+        // The demo API and its config: only `hammock demo` and the tests link an HTTP server.
+        .target(name: "DemoServer", dependencies: ["ResourceEngine", "LoopbackHTTP"] + flyingFox, swiftSettings: strict),
+
+        // MARK: The program
         .target(name: "CMallocConf"),
-        .target(name: "CTerminalRestore"),
-        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI", "CleanSpawn"], swiftSettings: strict),
-        .systemLibrary(
-            name: "CCurl", path: "Modules/CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
-        .target(name: "CurlNetworking", dependencies: ["CCurl", "ResourceEngine"], swiftSettings: strict),
         .executableTarget(
             name: "hammock",
             dependencies: [
@@ -132,15 +96,21 @@ let package = Package(
             exclude: ["hammock.order"],
             swiftSettings: strict,
             linkerSettings: hammockLinking),
-        .testTarget(
-            name: "HammockCLITests",
-            dependencies: ["Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "ResourceEngine", "ResourceEngineTesting"],
+        .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+
+        // MARK: The wing: test support and tools
+        // Servers on 127.0.0.1 (FlyingFox, raw sockets, Python, Prometheus), processes, tmux, scratch directories.
+        .target(name: "HammockHarness", dependencies: ["LoopbackHTTP", "CleanSpawn"] + flyingFox, swiftSettings: strict),
+        // The dashboard headless under test: the manual scheduler and one harness over fake or real networking.
+        .target(
+            name: "DashboardTesting",
+            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "TerminalUI"],
             swiftSettings: strict),
         .executableTarget(
             name: "hammock-bench",
             dependencies: [
-                "CurlNetworking", "Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "TerminalUI",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "ResourceEngine",
+                "ResourceEngineTesting", "TerminalUI", .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
         // The bench's floors: libcurl alone polling N endpoints (in C, and in Swift below), and an allocation counter.
@@ -148,23 +118,36 @@ let package = Package(
         // The same loop in Swift without Foundation: what the Swift runtime adds to libcurl's floor.
         .executableTarget(name: "hammock-swift-floor", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "CMallocCount"),
-        .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "ResourceEngineTesting"], swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
+
+        // MARK: Tests: each target's own, over its doubles; real I/O through the harness
+        .testTarget(name: "ResourceEngineTests", dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness"] + flyingFox, swiftSettings: strict),
+        // The engine over both real transports (URLSession and libcurl) against servers on 127.0.0.1.
         .testTarget(
-            name: "CurlNetworkingTests",
-            dependencies: [
-                "CurlNetworking", "ResourceEngine", "ResourceEngineTesting",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-            ],
+            name: "TransportTests",
+            dependencies: ["ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "HammockHarness"] + flyingFox,
             swiftSettings: strict),
         .testTarget(
-            name: "ResourceEngineTests",
+            name: "CurlNetworkingTests",
+            dependencies: ["CurlNetworking", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"] + flyingFox,
+            swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
+        .testTarget(
+            name: "DashboardConfigTests",
+            dependencies: ["DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DashboardTests",
             dependencies: [
-                "ResourceEngine", "ResourceEngineTesting", "CurlNetworking",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-            ],
-            swiftSettings: strict
-        ),
+                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "ResourceEngine", "ResourceEngineTesting",
+                "HammockHarness", "TerminalUI", "CurlNetworking", "MetricsServer",
+            ] + flyingFox + nio,
+            swiftSettings: strict),
+        .testTarget(
+            name: "HammockCLITests",
+            dependencies: ["Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"]
+                + flyingFox,
+            swiftSettings: strict),
+        .testTarget(name: "HammockHarnessTests", dependencies: ["HammockHarness", "ResourceEngineTesting"], swiftSettings: strict),
     ]
 )

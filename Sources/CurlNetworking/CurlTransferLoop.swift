@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import ResourceEngine
 import Synchronization
 
 /// One libcurl multi handle and the thread that drives it.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResourceEngine
 
 /// Fills in `${VAR}` and `${VAR:-default}` from an environment, and `${file:PATH}` from a file.
 ///

@@ -1,4 +1,5 @@
 import FlyingFox
+import FlyingSocks
 import Foundation
 
 extension HTTPServer {

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 
 /// `hammock-bench`: performance as measured figures, side by side in one run.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 import Synchronization
 
 /// What the bench has started and must not leave behind when it is interrupted: dashboards in

@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 import Synchronization
 
 /// The server every end-to-end run polls: `/e/N` answers a small JSON body, and the origin counts

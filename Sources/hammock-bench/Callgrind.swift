@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 
 /// The release `hammock` under callgrind, for `link-order` and `instructions`.
 enum Callgrind {

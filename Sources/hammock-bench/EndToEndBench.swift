@@ -4,7 +4,8 @@ import Glibc
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ResourceEngineTesting
+import HammockHarness
+import ResourceEngine
 
 /// The real `hammock` process polling N endpoints every second, and plain loops doing the same
 /// requests through CurlProvider and URLSession as the floors to compare against.

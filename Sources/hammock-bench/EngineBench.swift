@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
 import ResourceEngine
 import ResourceEngineTesting

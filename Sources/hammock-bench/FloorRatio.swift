@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 
 /// `hammock-bench ratio`: the dashboard against the C libcurl floor in interleaved runs, each
 /// program alone, as the memory issue's own table was measured (min / median / max).

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 
 /// `hammock-bench instructions`: user-space instructions per probe of the release dashboard,
 /// counted by callgrind, which unlike a CPU reading repeats to within a percent from run to run.

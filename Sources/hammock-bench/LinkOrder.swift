@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 
 /// `hammock-bench link-order`: writes `Sources/hammock/hammock.order`, the functions a running
 /// dashboard executes, which the linker packs together (Package.swift, DECISIONS §17).

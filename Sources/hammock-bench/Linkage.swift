@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 
 /// How the measured program was linked, which changes its resident memory by several MiB; the
 /// report says which build it measured.

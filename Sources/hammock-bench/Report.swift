@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 
 /// Writes the results as docs/benchmarks.md, with the machine and the command.
 enum Report {

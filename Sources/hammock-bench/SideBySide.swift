@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 
 /// `hammock-bench compare`: two builds of `hammock` as dashboards at once against one origin,
 /// each with its own cache, measured over the same window, so both see the same machine.

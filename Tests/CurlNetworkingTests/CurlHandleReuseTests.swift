@@ -1,5 +1,6 @@
 @testable import CurlNetworking
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import Testing

@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ResourceEngine
+import HammockHarness
 import ResourceEngineTesting
 import Synchronization
 import Testing
@@ -422,13 +423,6 @@ import Testing
             }
         }
         #expect(message == "Unsupported URL")
-    }
-}
-
-extension Response {
-    /// The entity of a success, for assertions.
-    var entity: Entity? {
-        if case .success(let entity) = self { entity } else { nil }
     }
 }
 

@@ -1,8 +1,8 @@
 import CurlNetworking
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// What the transport hands libcurl and OpenSSL for TLS: bytes it read itself from regular files,

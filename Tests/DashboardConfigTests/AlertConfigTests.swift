@@ -1,7 +1,7 @@
 import DashboardConfig
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// `alerts:` read from the file: defaults, per-pane overrides, and each mistake named where it is.

@@ -1,6 +1,8 @@
 @testable import DashboardConfig
 import Foundation
+import FoundationNetworking
 import Glibc
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import Testing

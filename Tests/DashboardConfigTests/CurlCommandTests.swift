@@ -1,6 +1,6 @@
 @testable import DashboardConfig
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 @Suite struct CurlCommandTests {

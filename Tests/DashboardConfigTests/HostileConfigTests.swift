@@ -1,7 +1,8 @@
 import DashboardConfig
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
+import ResourceEngine
 import Testing
 
 /// No config value can trap, and no file can expand past a bound: numbers at their limits, and

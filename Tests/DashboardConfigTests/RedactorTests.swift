@@ -1,7 +1,7 @@
 @testable import DashboardConfig
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// The redactor finds every occurrence, wherever it is and whatever bytes precede it.

@@ -1,6 +1,6 @@
 import DashboardConfig
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// `services:`, auth kinds, bodies and `${file:…}`: each mistake named at its line and column.

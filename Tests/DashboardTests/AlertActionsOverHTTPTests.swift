@@ -1,7 +1,9 @@
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import FlyingFox
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import Synchronization
@@ -25,7 +27,7 @@ import Testing
         let directory: String
         let server: LocalTestServer
         let hooks: Hooks
-        let live: LiveDashboard
+        let live: DashboardHarness
         var app: DashboardApp { live.app }
         var backend: TestBackend { live.backend }
         var scheduler: ManualScheduler { live.scheduler }
@@ -58,7 +60,7 @@ import Testing
             ]
             let spec = try ConfigLoader.parse(
                 yaml.replacingOccurrences(of: "BASE", with: server.baseURL), file: directory + "/alerts.yaml", environment: environment)
-            live = LiveDashboard(spec: spec, columns: 100, rows: 12, environment: environment)
+            live = DashboardHarness(spec: spec, networking: .curl, columns: 100, rows: 12, environment: environment)
         }
 
         func settle() async throws {

@@ -1,6 +1,9 @@
 @testable import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
+import FoundationNetworking
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

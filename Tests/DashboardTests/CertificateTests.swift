@@ -1,8 +1,9 @@
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import TerminalUI
 import Testing
 
@@ -47,7 +48,7 @@ import Testing
               - { title: Soon, resource: /a, every: 1s, expect: ["tls.expires > 14d"] }
               - { title: Fine, resource: /b, every: 1s, expect: ["tls.expires > 7d"] }
             """, file: "tls.yaml", environment: [:])
-        let live = LiveDashboard(spec: spec, start: Date().timeIntervalSinceReferenceDate, columns: 90, rows: 24)
+        let live = DashboardHarness(spec: spec, networking: .curl, start: Date().timeIntervalSinceReferenceDate, columns: 90, rows: 24)
         let app = live.app
         let backend = live.backend
         app.start()

@@ -1,8 +1,8 @@
 import CurlNetworking
 import DashboardConfig
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// The `c` command runs as pasted: run through a real shell and `curl` against a server on

@@ -1,5 +1,9 @@
 @testable import Dashboard
+import DashboardConfig
+import DashboardTesting
 import Foundation
+import ResourceEngineTesting
+import TerminalUI
 import Testing
 
 @Suite struct EventLogTests {

@@ -1,8 +1,9 @@
 @testable import Dashboard
+import DashboardTesting
+import Foundation
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI
-import Foundation
 import Testing
 
 /// When background frames are drawn: paced, and held briefly for loads that have just started, so a

@@ -1,5 +1,9 @@
 @testable import Dashboard
+import DashboardTesting
 import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import TerminalUI
 import Testing
 
 /// An idle dashboard wakes only when its text would change: the header's minute, a data age.

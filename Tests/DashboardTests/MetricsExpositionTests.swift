@@ -1,8 +1,9 @@
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import TerminalUI
 import Testing
 

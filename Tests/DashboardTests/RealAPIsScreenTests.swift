@@ -1,6 +1,8 @@
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

@@ -1,9 +1,10 @@
 import CurlNetworking
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import TerminalUI
 import Testing
 
@@ -17,9 +18,9 @@ import Testing
         server = try PythonTestServer()
     }
 
-    private func live(_ yaml: String, columns: Int = 100, rows: Int = 30) throws -> LiveDashboard {
+    private func live(_ yaml: String, columns: Int = 100, rows: Int = 30) throws -> DashboardHarness {
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "BASE", with: server.baseURL), file: "real.yaml", environment: [:])
-        return LiveDashboard(spec: spec, columns: columns, rows: rows)
+        return DashboardHarness(spec: spec, networking: .curl, columns: columns, rows: rows)
     }
 
     /// A `text/plain` health check (Synapse's `/health` answers `OK`), a value decoded from
@@ -94,7 +95,7 @@ import Testing
         let base = server.baseURL.replacingOccurrences(of: "http://", with: "http://ops:\(password)@")
         let spec = try ConfigLoader.parse(
             "service: { baseURL: '\(base)' }\npanes:\n  - { title: Who, resource: /whoami }\n", file: "real.yaml", environment: [:])
-        let run = LiveDashboard(spec: spec, columns: 60, rows: 8)
+        let run = DashboardHarness(spec: spec, networking: .curl, columns: 60, rows: 8)
         run.app.start()
         try await run.settle()
         let answer = run.app.panes[0].resource.latestData?.content as? JSON

@@ -2,6 +2,7 @@ import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import Testing

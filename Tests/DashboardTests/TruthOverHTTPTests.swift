@@ -1,8 +1,10 @@
 import CurlNetworking
 import Dashboard
 import DashboardConfig
+import DashboardTesting
 import FlyingFox
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

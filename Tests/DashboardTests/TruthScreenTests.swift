@@ -1,7 +1,9 @@
 import Dashboard
-import DemoServer
 import DashboardConfig
+import DashboardTesting
+import DemoServer
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

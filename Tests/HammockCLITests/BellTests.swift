@@ -1,4 +1,5 @@
 import Foundation
+import HammockHarness
 import ResourceEngineTesting
 import Testing
 

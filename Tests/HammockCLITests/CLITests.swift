@@ -6,7 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ResourceEngine
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// The built `hammock` binary, run as a user would from a script.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// `hammock demo` in a real terminal under tmux.

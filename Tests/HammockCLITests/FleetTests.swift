@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ResourceEngine
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// Watching from several places: two `hammock serve` probers with different `--location`s over

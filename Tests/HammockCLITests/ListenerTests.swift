@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// `hammock serve`'s listener holds against local clients: more connections than descriptors

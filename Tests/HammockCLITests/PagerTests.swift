@@ -1,5 +1,5 @@
 import Foundation
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// `o` hands the terminal to `$PAGER` and takes it back: a stub pager records what it was given,

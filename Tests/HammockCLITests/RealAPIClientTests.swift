@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// TLS, authentication, redirects and per-pane requests, against real servers on 127.0.0.1,

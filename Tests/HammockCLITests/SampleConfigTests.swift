@@ -1,7 +1,7 @@
 import DemoServer
 import Foundation
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// Every sample in `config/` is valid and runs here: against the demo API, or against Debian's

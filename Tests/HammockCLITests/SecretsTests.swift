@@ -1,8 +1,8 @@
 import FlyingFox
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngine
-import ResourceEngineTesting
 import Testing
 
 /// Secrets never leave in clear: a config with secrets in a header, the base URL's user-info, a

@@ -1,4 +1,6 @@
 import Foundation
+import FoundationNetworking
+import HammockHarness
 @testable import ResourceEngine
 import ResourceEngineTesting
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import FoundationNetworking
 import ResourceEngine
 import ResourceEngineTesting
 import Testing

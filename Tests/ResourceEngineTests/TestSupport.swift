@@ -1,4 +1,3 @@
-import CurlNetworking
 import Foundation
 import ResourceEngine
 import ResourceEngineTesting
@@ -26,39 +25,5 @@ struct Harness {
     }
 }
 
-extension Response {
-    /// The entity of a success, for assertions.
-    var entity: Entity? {
-        if case .success(let entity) = self { entity } else { nil }
-    }
-
-    /// The error of a failure, for assertions.
-    var error: RequestError? {
-        if case .failure(let error) = self { error } else { nil }
-    }
-}
-
-extension Entity {
-    /// Raw content as UTF-8 text (content is still `Data` while no pipeline is configured).
-    var bodyText: String? {
-        (content as? Data).flatMap { String(data: $0, encoding: .utf8) } ?? (content as? String)
-    }
-}
-
 /// An object to own observers in tests.
 final class Owner {}
-
-/// The real networking providers; integration and torture suites run against each.
-enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case urlSession, curl
-
-    var testDescription: String { rawValue }
-
-    @MainActor
-    func provider(maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes) -> any NetworkingProvider {
-        switch self {
-        case .urlSession: URLSessionProvider(maxResponseBytes: maxResponseBytes)
-        case .curl: CurlProvider(options: .init(maxResponseBytes: maxResponseBytes))
-        }
-    }
-}

@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import FoundationNetworking
 import ResourceEngine
 import TerminalUI
 

@@ -1,4 +1,5 @@
 import Foundation
+import FoundationNetworking
 
 extension Resource {
     // MARK: Freshness

@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import HammockHarness
 import ResourceEngine
 import ResourceEngineTesting
 import Synchronization

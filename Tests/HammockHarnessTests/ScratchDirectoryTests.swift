@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import HammockHarness
 @testable import ResourceEngineTesting
 import Testing
 

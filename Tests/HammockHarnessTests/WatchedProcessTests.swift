@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngineTesting
+import HammockHarness
 import Testing
 
 /// The tests' long-running children end when told and are known to have ended, whatever else

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HammockHarness
 import ResourceEngineTesting
 import Testing
 
