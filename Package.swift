@@ -31,6 +31,7 @@ let hammockLinking: [LinkerSetting] = [
 let flyingFox: [Target.Dependency] = [
     .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
 ]
+let flyingFoxOnly: Target.Dependency = .product(name: "FlyingFox", package: "FlyingFox")
 let nio: [Target.Dependency] = [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
 
 // Built and tested on Linux only (Glibc, libcurl, ncurses from Debian): no other platform is claimed.
@@ -109,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "hammock-bench",
             dependencies: [
-                "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "ResourceEngine",
+                "CleanSpawn", "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "LoopbackHTTP", "ResourceEngine",
                 "ResourceEngineTesting", "TerminalUI", .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -120,15 +121,15 @@ let package = Package(
         .target(name: "CMallocCount"),
 
         // MARK: Tests: each target's own, over its doubles; real I/O through the harness
-        .testTarget(name: "ResourceEngineTests", dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness"] + flyingFox, swiftSettings: strict),
+        .testTarget(name: "ResourceEngineTests", dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly], swiftSettings: strict),
         // The engine over both real transports (URLSession and libcurl) against servers on 127.0.0.1.
         .testTarget(
             name: "TransportTests",
-            dependencies: ["ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "HammockHarness"] + flyingFox,
+            dependencies: ["ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
             swiftSettings: strict),
         .testTarget(
             name: "CurlNetworkingTests",
-            dependencies: ["CurlNetworking", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"] + flyingFox,
+            dependencies: ["CurlNetworking", "ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
             swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
@@ -140,8 +141,8 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "ResourceEngine", "ResourceEngineTesting",
-                "HammockHarness", "TerminalUI", "CurlNetworking", "MetricsServer",
-            ] + flyingFox + nio,
+                "HammockHarness", "LoopbackHTTP", "TerminalUI", "CurlNetworking", "MetricsServer", flyingFoxOnly,
+            ] + nio,
             swiftSettings: strict),
         .testTarget(
             name: "HammockCLITests",

@@ -15,6 +15,20 @@ public enum CleanSpawn {
         case newSession
     }
 
+    /// Where one of the child's standard streams goes.
+    public enum Stream: Sendable {
+        /// `/dev/null`.
+        case null
+        /// Ours (the terminal, for a pager).
+        case inherited
+        /// A file, created (0600) or truncated: a forked daemon cannot hold a pipe open.
+        case file(String)
+        /// A descriptor of ours (a pipe's end), duplicated into the child.
+        case descriptor(Int32)
+        /// Standard error only: wherever standard output goes.
+        case sameAsOutput
+    }
+
     /// Why posix_spawn refused.
     public struct Failure: Error, CustomStringConvertible {
         /// The errno posix_spawn returned.
@@ -22,10 +36,47 @@ public enum CleanSpawn {
         public var description: String { String(cString: strerror(code)) }
     }
 
+    /// Starts `argv` (argv[0] looked up on PATH unless it has a slash) with its standard streams
+    /// where asked and no other descriptor of ours: a child that inherited another child's pipe
+    /// would keep it open after that child exited, and sockets and files stay with Hammock.
+    /// Returns the child's pid.
+    public static func spawn(
+        _ argv: [String], environment: [String]? = nil, stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null,
+        group: Group = .inherited
+    ) throws(Failure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch stream {
+            case .inherited:
+                break
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let own):
+                posix_spawn_file_actions_adddup2(&actions, own, descriptor)
+            case .sameAsOutput:
+                posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+            }
+        }
+        closeDescriptors(from: 3, in: &actions)
+        return try spawn(argv, environment: environment, actions: &actions, group: group)
+    }
+
+    /// A pipe whose ends no child inherits unless handed to it as a `Stream.descriptor`.
+    public static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw Failure(code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
     /// Starts `argv` — argv[0] looked up on PATH unless it has a slash — with `actions` applied,
     /// in `environment` ("NAME=value" entries; nil: ours). Returns the child's pid.
-    public static func spawn(
-        _ argv: [String], environment: [String]? = nil, actions: inout posix_spawn_file_actions_t, group: Group = .inherited
+    static func spawn(
+        _ argv: [String], environment: [String]? = nil, actions: inout posix_spawn_file_actions_t, group: Group
     ) throws(Failure) -> pid_t {
         guard let program = argv.first else { throw Failure(code: EINVAL) }
         var attributes = posix_spawnattr_t()
@@ -67,7 +118,7 @@ public enum CleanSpawn {
     /// Closes every descriptor from `lowest` up in the child, where glibc offers it (2.34 and
     /// later, `posix_spawn_file_actions_addclosefrom_np`, found at run time); false where not.
     @discardableResult
-    public static func closeDescriptors(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) -> Bool {
+    static func closeDescriptors(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) -> Bool {
         guard let closeFrom = addCloseFrom else { return false }
         return closeFrom(&actions, lowest) == 0
     }

@@ -15,33 +15,25 @@ extension TerminalSession {
     /// Returns nil, or why the pager could not run or what it exited with.
     public func page(_ text: String, command: String, environment: [String]? = nil) -> String? {
         guard !isShutDown else { return "no terminal" }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return "cannot make a pipe for the pager" }
-        // Neither end leaks into the pager as is (stdin is a dup2 of the read end).
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard let pipe = try? CleanSpawn.pipe() else { return "cannot make a pipe for the pager" }
         _ = endwin()
         defer { resumeScreen() }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
-        // Sockets and files the dashboard holds stay with the dashboard.
-        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
         let pid: pid_t
         do {
-            pid = try CleanSpawn.spawn(["/bin/sh", "-c", "exec " + command], environment: environment, actions: &actions, group: .newProcessGroup)
+            defer { close(pipe.read) }
+            pid = try CleanSpawn.spawn(
+                ["/bin/sh", "-c", "exec " + command], environment: environment, stdin: .descriptor(pipe.read), stdout: .inherited,
+                stderr: .inherited, group: .newProcessGroup)
         } catch {
-            close(fds[0])
-            close(fds[1])
+            close(pipe.write)
             return "cannot start the pager: \(error)"
         }
-        close(fds[0])
         // The pager's group owns the terminal while it runs.
         TerminalSession.giveTerminal(to: pid)
         // Written from another thread: a pager that reads slowly (or never) must not block this one.
-        let writeEnd = fds[1]
+        let writeEnd = pipe.write
         let bytes = Array(text.utf8)
         let writer = DispatchQueue(label: "hammock.pager-writer")
         writer.async {

@@ -10,31 +10,28 @@ public final class DemoAPI: Sendable {
     /// The token `/secure/profile` accepts.
     public static let token = "demo-token"
 
-    private let server: HTTPServer
-    private let task: Task<Void, any Error>
-    public let port: UInt16
+    private let loopback: LoopbackServer
+    /// The port it listens on.
+    public var port: UInt16 { loopback.port }
 
     /// `http://127.0.0.1:PORT/`
-    public var baseURL: String { "http://127.0.0.1:\(port)/" }
+    public var baseURL: String { loopback.baseURL }
 
-    private init(server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
-        self.server = server
-        self.task = task
-        self.port = port
+    private init(_ loopback: LoopbackServer) {
+        self.loopback = loopback
     }
 
     /// Starts the API on a free port of 127.0.0.1 (or `port`), and waits until it listens.
     ///
     /// A port that is taken fails at once with a message that says so.
     public static func start(port: UInt16 = 0, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
-        let server = HTTPServer(
-            address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         let state = DemoState()
-        await routes(server, state: state, slowDelay: slowDelay)
-        await sampleRoutes(server, state: state)
         do {
-            let (task, actual) = try await server.launch()
-            return DemoAPI(server: server, task: task, port: actual)
+            return DemoAPI(
+                try await LoopbackServer.start(port: port, handlerTimeout: 30) { server in
+                    await routes(server, state: state, slowDelay: slowDelay)
+                    await sampleRoutes(server, state: state)
+                })
         } catch {
             throw DemoError(message: "the demo API cannot listen on 127.0.0.1:\(port): \(Self.reason(error))")
         }
@@ -59,8 +56,8 @@ public final class DemoAPI: Sendable {
 
     /// Stops the API.
     public func stop() async {
-        await server.stop(timeout: 0)
-        task.cancel()
+        await loopback.server.stop(timeout: 0)
+        await loopback.stop()
     }
 
     struct DemoError: Error, CustomStringConvertible {

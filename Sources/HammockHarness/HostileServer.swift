@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import Glibc
+import LoopbackHTTP
 
 /// A test server on 127.0.0.1 whose endpoints misbehave in every way a monitor must survive.
 ///
@@ -118,45 +119,20 @@ public final class HostileServer: Sendable {
 
 /// A raw TCP listener on 127.0.0.1 that accepts each connection and resets it (SO_LINGER 0).
 final class ResetListener: Sendable {
-    let port: UInt16
-    private let fd: Int32
+    private let listener: LoopbackListener
+    var port: UInt16 { listener.port }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw LocalTestServer.ServerError(message: "cannot listen for the reset server")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: actual.sin_port)
-        let listener = fd
-        Thread.detachNewThread {
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                var buffer = [UInt8](repeating: 0, count: 1024)
-                _ = recv(client, &buffer, buffer.count, 0)
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-                close(client)
-            }
+        listener = try LoopbackListener("the reset server") { client in
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            _ = recv(client, &buffer, buffer.count, 0)
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(client)
         }
     }
 
     func stop() {
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        listener.stop()
     }
 }

@@ -50,27 +50,12 @@ public enum ProcessRunner {
     /// Starts `argv` with standard input from /dev/null, output and errors to files (the same file
     /// for both when the paths are equal), a clean signal mask and default dispositions; returns its pid.
     public static func launch(_ argv: [String], stdout: String, stderr: String, environment: [String: String]? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if stderr == stdout {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
-        // Nothing else of the test process's: a child that inherited the end of another child's
-        // pipe would keep that pipe open after its own process exited.
-        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
-        let pid: pid_t
         do {
-            pid = try CleanSpawn.spawn(argv, environment: environment, actions: &actions)
+            return try CleanSpawn.spawn(argv, environment: environment, stdout: .file(stdout), stderr: stderr == stdout ? .sameAsOutput : .file(stderr))
         } catch {
             throw TmuxHarness.Failure(description: "cannot start \(argv.first ?? "nothing"): \(error)")
         }
-        return pid
     }
 
     private static func spawn(_ argv: [String], stdout: String, stderr: String, environment: [String: String]?, timeout: Double) throws -> Outcome {

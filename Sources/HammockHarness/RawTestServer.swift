@@ -5,8 +5,9 @@ import Glibc
 /// HTTP or not, then closes it: for answers no HTTP server library would send (garbage status
 /// lines, HTTP/0.9, a mail server's banner, a megabyte of header, lying Content-Lengths).
 public final class RawTestServer: Sendable {
-    public let port: UInt16
-    private let fd: Int32
+    private let listener: LoopbackListener
+    /// The port it listens on.
+    public var port: UInt16 { listener.port }
 
     /// `http://127.0.0.1:PORT/`
     public var baseURL: String { "http://127.0.0.1:\(port)/" }
@@ -20,60 +21,34 @@ public final class RawTestServer: Sendable {
     /// As above, with the request's head as it came (request line and header lines, CRLF
     /// separated) for answers about exactly what a client sent.
     public init(answerRequest answer: @escaping @Sendable (_ path: String, _ head: String) -> Data) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw LocalTestServer.ServerError(message: "cannot listen for the raw server")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: actual.sin_port)
-        let listener = fd
-        Thread.detachNewThread {
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                Thread.detachNewThread {
-                    var request = Data()
-                    var buffer = [UInt8](repeating: 0, count: 4096)
-                    while request.range(of: Data("\r\n\r\n".utf8)) == nil {
-                        let count = recv(client, &buffer, buffer.count, 0)
-                        if count <= 0 { break }
-                        request.append(contentsOf: buffer[0..<count])
-                    }
-                    let head = String(decoding: request, as: UTF8.self)
-                    let line = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
-                    let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-                    let bytes = answer(path, head)
-                    bytes.withUnsafeBytes { raw in
-                        var offset = 0
-                        while offset < raw.count {
-                            let sent = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                            if sent <= 0 { break }
-                            offset += sent
-                        }
-                    }
-                    shutdown(client, Int32(SHUT_WR))
-                    // Let the client read everything before the socket goes.
-                    while recv(client, &buffer, buffer.count, 0) > 0 {}
-                    close(client)
+        listener = try LoopbackListener("the raw server") { client in
+            var request = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while request.range(of: Data("\r\n\r\n".utf8)) == nil {
+                let count = recv(client, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                request.append(contentsOf: buffer[0..<count])
+            }
+            let head = String(decoding: request, as: UTF8.self)
+            let line = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
+            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            let bytes = answer(path, head)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let sent = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if sent <= 0 { break }
+                    offset += sent
                 }
             }
+            shutdown(client, Int32(SHUT_WR))
+            // Let the client read everything before the socket goes.
+            while recv(client, &buffer, buffer.count, 0) > 0 {}
+            close(client)
         }
     }
 
     public func stop() {
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        listener.stop()
     }
 }

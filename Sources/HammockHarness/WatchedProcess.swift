@@ -36,31 +36,25 @@ public final class WatchedProcess: Sendable {
         _ argv: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(30),
         ready: @escaping @Sendable (String) -> T?
     ) async throws -> (WatchedProcess, T) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw Failure(description: "cannot make a pipe for \(argv[0]): \(String(cString: strerror(errno)))")
+        let output: (read: Int32, write: Int32)
+        do {
+            output = try CleanSpawn.pipe()
+        } catch {
+            throw Failure(description: "cannot make a pipe for \(argv[0]): \(error)")
         }
-        // Other children get neither end (the tests' own spawns close everything above 2 as well).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
-        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         let pid: pid_t
         do {
-            pid = try CleanSpawn.spawn(argv, environment: environment.map { $0.map { "\($0.key)=\($0.value)" } }, actions: &actions)
+            defer { close(output.write) }
+            pid = try CleanSpawn.spawn(
+                argv, environment: environment.map { $0.map { "\($0.key)=\($0.value)" } }, stdout: .descriptor(output.write),
+                stderr: .sameAsOutput)
         } catch {
-            close(ends[0])
-            close(ends[1])
+            close(output.read)
             throw Failure(description: "cannot start \(argv[0]): \(error)")
         }
-        close(ends[1])
         let signal = OutputSignal<T>(ready: ready)
         let exit = ExitSignal()
-        let readEnd = ends[0]
+        let readEnd = output.read
         // The output is read to its end, or, when something the child started still holds it, to
         // the last byte written before the child exited.
         Thread.detachNewThread {

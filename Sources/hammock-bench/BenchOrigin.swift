@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Glibc
 import HammockHarness
+import LoopbackHTTP
 import Synchronization
 
 /// The server every end-to-end run polls: `/e/N` answers a small JSON body, and the origin counts

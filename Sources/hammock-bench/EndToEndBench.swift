@@ -1,3 +1,4 @@
+import CleanSpawn
 import CurlNetworking
 import Foundation
 import Glibc
@@ -293,15 +294,11 @@ enum EndToEndBench {
     /// Starts a program (a path), its standard output thrown away, registered for `BenchCleanup`,
     /// which ends it if the bench is interrupted.
     static func spawn(_ argv: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ) == 0 else {
-            throw TmuxHarness.Failure(description: "cannot start \(argv[0])")
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.spawn(argv, stdin: .inherited, stderr: .inherited)
+        } catch {
+            throw TmuxHarness.Failure(description: "cannot start \(argv[0]): \(error)")
         }
         BenchCleanup.register(child: pid)
         return pid

@@ -9,6 +9,7 @@ import HammockHarness
 import ResourceEngineTesting
 import Synchronization
 import Testing
+import LoopbackHTTP
 
 /// What `CurlProvider` does beyond the behaviours both providers share (those run in
 /// ResourceEngineTests' integration and torture suites): methods and bodies, redirects,

@@ -5,6 +5,7 @@ import DashboardTesting
 import FlyingFox
 import Foundation
 import HammockHarness
+import LoopbackHTTP
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Glibc
 import HammockHarness
+import LoopbackHTTP
 import ResourceEngine
 import Testing
 

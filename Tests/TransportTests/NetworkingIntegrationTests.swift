@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import HammockHarness
+import LoopbackHTTP
 import ResourceEngine
 import ResourceEngineTesting
 import Synchronization

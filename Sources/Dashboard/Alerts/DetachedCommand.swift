@@ -21,36 +21,30 @@ public enum DetachedCommand {
         completion: @escaping @MainActor @Sendable (String?) -> Void
     ) {
         let name = URL(fileURLWithPath: argv.first ?? "").lastPathComponent
-        var pipeEnds: [Int32] = [-1, -1]
-        guard !argv.isEmpty, pipe(&pipeEnds) == 0 else {
-            let reason = argv.isEmpty ? "no program" : String(cString: strerror(errno))
-            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(reason)") } }
+        guard !argv.isEmpty else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): no program") } }
             return
         }
-        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        // Sockets and files the dashboard holds stay with the dashboard.
-        CleanSpawn.closeDescriptors(from: 3, in: &actions)
         let pid: pid_t
+        let readEnd: Int32
         do {
-            pid = try CleanSpawn.spawn(argv, environment: environment.map { "\($0.key)=\($0.value)" }, actions: &actions, group: .newSession)
+            let errorPipe = try CleanSpawn.pipe()
+            defer { close(errorPipe.write) }
+            do {
+                pid = try CleanSpawn.spawn(
+                    argv, environment: environment.map { "\($0.key)=\($0.value)" }, stderr: .descriptor(errorPipe.write), group: .newSession)
+            } catch {
+                close(errorPipe.read)
+                throw error
+            }
+            readEnd = errorPipe.read
         } catch {
-            close(pipeEnds[1])
-            close(pipeEnds[0])
             DispatchQueue.main.async { MainActor.assumeIsolated { completion("\(name): \(error)") } }
             return
         }
-        close(pipeEnds[1])
         let child = Child(pid: pid)
         let errors = Mutex<[UInt8]>([])
         let readDone = DispatchSemaphore(value: 0)
-        let readEnd = pipeEnds[0]
         // Read standard error to its end (keeping the start), so the command never blocks on a full pipe.
         DispatchQueue.global().async {
             var buffer = [UInt8](repeating: 0, count: 4_096)
