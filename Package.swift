@@ -73,8 +73,12 @@ let package = Package(
         // posix_spawn with a clean signal state and declared standard streams: the pager, alert
         // commands, the harness's processes.
         .target(name: "CleanSpawn", swiftSettings: strict),
-        .target(name: "DashboardConfig", dependencies: ["ResourceEngine", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["ResourceEngine", "TerminalUI", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
+        // The one path every output takes to lose its secrets (screen, logs, snapshot, cache, events).
+        .target(name: "Redaction", dependencies: ["ResourceEngine"], swiftSettings: strict),
+        .target(
+            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
@@ -92,7 +96,7 @@ let package = Package(
             name: "hammock",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMallocConf",
-                "MetricsServer", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetricsServer", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
             swiftSettings: strict,
@@ -135,12 +139,12 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
         .testTarget(
             name: "DashboardConfigTests",
-            dependencies: ["DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
+            dependencies: ["DashboardConfig", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
             swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "ResourceEngine", "ResourceEngineTesting",
+                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "Redaction", "ResourceEngine", "ResourceEngineTesting",
                 "HammockHarness", "LoopbackHTTP", "TerminalUI", "CurlNetworking", "MetricsServer", flyingFoxOnly,
             ] + nio,
             swiftSettings: strict),
@@ -149,6 +153,7 @@ let package = Package(
             dependencies: ["Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"]
                 + flyingFox,
             swiftSettings: strict),
+        .testTarget(name: "RedactionTests", dependencies: ["Redaction", "ResourceEngine", "HammockHarness"], swiftSettings: strict),
         .testTarget(name: "HammockHarnessTests", dependencies: ["HammockHarness", "ResourceEngineTesting"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Redaction
 import ResourceEngine
 import Yams
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Redaction
 
 /// Watches a config file and reloads it when it changes; a file with problems never replaces the
 /// running config.

@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// A pane's request as a `curl` command line to paste into a shell: it sends what Hammock sends

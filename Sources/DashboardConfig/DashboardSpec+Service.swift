@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import ResourceEngine
 
 extension DashboardSpec {

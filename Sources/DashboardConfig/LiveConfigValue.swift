@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Redaction
 import Synchronization
 
 /// A config value that reads files (`${file:…}`), read again when one of them changes: a token

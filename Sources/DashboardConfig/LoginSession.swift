@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// A service's login (`auth: { login: … }` or `oauth2:`): the token every request of the service

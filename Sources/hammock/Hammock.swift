@@ -1,11 +1,12 @@
 import ArgumentParser
 import CurlNetworking
 import Dashboard
-import DemoServer
 import DashboardConfig
+import DemoServer
 import Foundation
 import Glibc
 import MetricsServer
+import Redaction
 import ResourceEngine
 import TerminalUI
 

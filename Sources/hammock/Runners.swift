@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Glibc
 import MetricsServer
+import Redaction
 import ResourceEngine
 import TerminalUI
 

@@ -1,6 +1,7 @@
 @testable import DashboardConfig
 import Foundation
 import HammockHarness
+import Redaction
 import Testing
 
 @Suite struct CurlCommandTests {

@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import HammockHarness
+import Redaction
 import Testing
 
 /// `services:`, auth kinds, bodies and `${file:…}`: each mistake named at its line and column.

@@ -2,6 +2,7 @@ import CurlNetworking
 import DashboardConfig
 import Foundation
 import HammockHarness
+import Redaction
 import ResourceEngine
 import Testing
 

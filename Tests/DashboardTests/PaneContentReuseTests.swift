@@ -2,6 +2,7 @@
 import DashboardConfig
 import DashboardTesting
 import Foundation
+import Redaction
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

@@ -1,6 +1,7 @@
 import DashboardConfig
 import Foundation
 import FoundationNetworking
+import Redaction
 import ResourceEngine
 import TerminalUI
 

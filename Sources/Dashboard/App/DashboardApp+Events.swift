@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// What each resource event does to its panes: the event log, probe histories, verdicts, alerts.

@@ -1,6 +1,7 @@
 import DashboardConfig
 import Dispatch
 import Foundation
+import Redaction
 import ResourceEngine
 import TerminalUI
 

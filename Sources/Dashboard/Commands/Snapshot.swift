@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Redaction
 import ResourceEngine
 import TerminalUI
 

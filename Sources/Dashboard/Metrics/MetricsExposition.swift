@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// The dashboard's panes in Prometheus's text exposition format (0.0.4), for `/metrics`.

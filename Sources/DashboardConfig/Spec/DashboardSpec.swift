@@ -1,3 +1,5 @@
+import Redaction
+
 /// A validated config file: the service, its per-pattern configuration, the panes and the layout.
 ///
 /// Only `ConfigLoader` makes one, and only from a file with no problems, so everything in it has

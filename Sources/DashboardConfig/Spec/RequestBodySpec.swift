@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// A request body as the config writes it: JSON, a form, text or a file's bytes, with the

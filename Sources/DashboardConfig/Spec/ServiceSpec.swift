@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import ResourceEngine
 
 /// The `service:` section (where the API is and how to talk to it by default), or one named entry

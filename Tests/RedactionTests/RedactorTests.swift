@@ -1,6 +1,6 @@
-@testable import DashboardConfig
 import Foundation
 import HammockHarness
+@testable import Redaction
 import ResourceEngine
 import Testing
 
@@ -20,6 +20,7 @@ import Testing
 
     /// In a URL's own place (the URL as sent), its user-info password and credential-named query
     /// values are masked whatever wrote them; in other text (a server's answer) only secrets are.
+
     @Test func urlCredentialsAreMaskedInTheURLsOwnPlaceOnly() {
         let redactor = Redactor.none
         #expect(redactor.redactURL("http://ops:hunter22@127.0.0.1/x") == "http://ops:•••@127.0.0.1/x")
@@ -30,6 +31,7 @@ import Testing
 
     /// The quick test for whether a text may hold a URL password or a credential query value
     /// says yes wherever `://` or `=` is, at the start, in the middle and at the very end.
+
     @Test func theURLCredentialCheckSeesEveryPlaceASchemeOrQueryCanBe() {
         let pieces = ["", "a", ":", "/", "//", ":/", "://", "=", "é", "x://y", "ab:/c", "token"]
         var texts: [String] = []
@@ -43,6 +45,7 @@ import Testing
 
     /// A body's strings are redacted with the secrets learnt while running too (read once per
     /// body); what else it says is the server's own words.
+
     @Test func aBodyIsRedactedWithLiveSecretsInKeysAndValues() {
         let live = LiveSecrets()
         let redactor = Redactor(secrets: ["tok-123"], live: live)
@@ -53,6 +56,7 @@ import Testing
 
     /// The disk cache redacts when it writes, not per response: what it hands back before the
     /// write and what reaches the file are redacted all the same.
+
     @Test func theCacheHoldsNoSecretBeforeOrAfterItsWrite() throws {
         let directory = URL(fileURLWithPath: ScratchDirectory.path("redacting-cache"))
         let disk = DiskEntityCache(directory: directory, writeDelay: 3600)
@@ -73,42 +77,7 @@ import Testing
 
     /// What is searched for everywhere is only what is truly secret; a literal named like a
     /// credential is masked only where its body is shown (the request view, curl).
-    @Test func aLiteralNamedLikeACredentialIsMaskedOnlyInItsOwnPlace() throws {
-        let spec = try ConfigLoader.parse("""
-            services:
-              shop:
-                baseURL: https://shop.test/
-                headers: { X-Api-Key: literal-key-1, X-Team: payments }
-                auth: { login: { resource: /login, body: { json: { user: ops, password: login-literal } } } }
-            panes:
-              - { title: post-alpha, service: shop, resource: /kv, method: POST, body: { key: alpha, note: hi } }
-              - { title: Form, service: shop, resource: /f, method: POST, body: { form: { password: form-literal, q: x } } }
-              - { title: Env, service: shop, resource: /e, method: POST, body: { note: "${NOTE}" }, params: { session: abc-1, page: "2" } }
-            """, file: "t.yaml", environment: ["NOTE": "env-note-1"])
-        let redactor = Redactor(spec)
-        for ordinary in ["post-alpha", "alpha", "form-literal", "abc-1", "payments", "ops"] {
-            #expect(redactor.redact("x \(ordinary) y") == "x \(ordinary) y", "\(ordinary) is not a secret")
-        }
-        for secret in ["literal-key-1", "login-literal", "env-note-1"] {
-            #expect(redactor.redact("x \(secret) y") == "x ••• y", "\(secret) is a secret")
-        }
-        #expect(spec.panes[0].body?.shown == #"{"key":"•••","note":"hi"}"#)
-        #expect(spec.panes[1].body?.shown == "password=•••&q=x")
-        let curl = CurlCommand.make(for: spec.panes[0], in: spec, redactor: redactor)
-        #expect(curl.contains(#"'{"key":"•••","note":"hi"}'"#))
-        #expect(curl.contains("secrets written in the config"), "X-Api-Key's literal value is one")
-        #expect(curl.contains("names like key, token or password"))
-        let plain = try ConfigLoader.parse(
-            "service: { baseURL: https://kv.test/ }\npanes:\n  - { title: post-alpha, resource: /kv, method: POST, body: { key: alpha } }\n", file: "t.yaml")
-        let only = CurlCommand.make(for: plain.panes[0], in: plain, redactor: Redactor(plain))
-        #expect(!only.contains("secrets written in the config"), "alpha is no secret: \(only)")
-        #expect(only.hasPrefix("# ••• also hides values the config writes under names like key"))
-        #expect(redactor.redactURL("https://shop.test/e?session=abc-1&page=2") == "https://shop.test/e?session=•••&page=2", "in the URL as sent, its own place")
-    }
 
-    /// Secrets learnt while running are kept per source, two generations each: however often a
-    /// token rotates or a login renews, what every redaction searches does not grow; the value
-    /// just replaced is still masked, older ones are not.
     @Test func liveSecretsStayBoundedAndKeepTheOneJustReplaced() {
         let live = LiveSecrets()
         let token = live.source()
@@ -128,20 +97,4 @@ import Testing
 
     /// After a reload that replaces a credential, a server's echo of the old one is still masked;
     /// after the next reload, no more (nothing piles up).
-    @MainActor @Test func aReloadKeepsMaskingTheCredentialItReplacedForOneGeneration() throws {
-        let path = ScratchDirectory.path("reload-secrets") + "/hammock.yaml"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        func write(_ token: String) throws {
-            try "service: { baseURL: https://x.test/, headers: { Authorization: \"Bearer \(token)\" } }\npanes:\n  - { title: A, resource: /a }\n"
-                .write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        try write("old-token-1")
-        let reloader = ConfigReloader(path: path, current: try ConfigLoader.load(path: path, environment: [:]), environment: [:])
-        try write("new-token-2")
-        guard case .reloaded(let second) = reloader.reload() else { Issue.record("not reloaded"); return }
-        #expect(Redactor(second).redact("Bearer old-token-1 / Bearer new-token-2") == "••• / •••")
-        try write("newer-token-3")
-        guard case .reloaded(let third) = reloader.reload() else { Issue.record("not reloaded"); return }
-        #expect(Redactor(third).redact("Bearer old-token-1 / Bearer new-token-2 / Bearer newer-token-3") == "Bearer old-token-1 / ••• / •••")
-    }
 }
