@@ -1,4 +1,5 @@
 import CurlNetworking
+import Dashboard
 import DashboardConfig
 import Foundation
 import HammockHarness

@@ -78,6 +78,9 @@ import Testing
     /// What is searched for everywhere is only what is truly secret; a literal named like a
     /// credential is masked only where its body is shown (the request view, curl).
 
+    /// Secrets learnt while running are kept per source, two generations each: however often a
+    /// token rotates or a login renews, what every redaction searches does not grow; the value
+    /// just replaced is still masked, older ones are not.
     @Test func liveSecretsStayBoundedAndKeepTheOneJustReplaced() {
         let live = LiveSecrets()
         let token = live.source()

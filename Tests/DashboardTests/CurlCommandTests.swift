@@ -1,4 +1,5 @@
-@testable import DashboardConfig
+@testable import Dashboard
+import DashboardConfig
 import Foundation
 import HammockHarness
 import Redaction
@@ -120,5 +121,25 @@ import Testing
 
     @Test func shellQuoting() {
         #expect(CurlCommand.singleQuoted("it's") == #"'it'\''s'"#)
+    }
+
+    @Test func aLiteralNamedLikeACredentialIsMaskedInTheCommandAndSaidWhy() throws {
+        let spec = try ConfigLoader.parse("""
+            services:
+              shop:
+                baseURL: https://shop.test/
+                headers: { X-Api-Key: literal-key-1, X-Team: payments }
+            panes:
+              - { title: post-alpha, service: shop, resource: /kv, method: POST, body: { key: alpha, note: hi } }
+            """, file: "t.yaml")
+        let curl = CurlCommand.make(for: spec.panes[0], in: spec, redactor: Redactor(spec))
+        #expect(curl.contains(#"'{"key":"•••","note":"hi"}'"#))
+        #expect(curl.contains("secrets written in the config"), "X-Api-Key's literal value is one")
+        #expect(curl.contains("names like key, token or password"))
+        let plain = try ConfigLoader.parse(
+            "service: { baseURL: https://kv.test/ }\npanes:\n  - { title: post-alpha, resource: /kv, method: POST, body: { key: alpha } }\n", file: "t.yaml")
+        let only = CurlCommand.make(for: plain.panes[0], in: plain, redactor: Redactor(plain))
+        #expect(!only.contains("secrets written in the config"), "alpha is no secret: \(only)")
+        #expect(only.hasPrefix("# ••• also hides values the config writes under names like key"))
     }
 }
