@@ -5,18 +5,18 @@ extension DashboardApp {
     func handleKey(_ key: KeyEvent) {
         defer { requestFrame(urgent: true) }
         flash = nil
-        if key == .ctrl("c") { return quit(130) }
-        if key == .ctrl("z") {
-            onSuspend?()
-            return
+        switch KeyMap.action(for: key, in: .anywhere) {
+        case .interrupt: return quit(130)
+        case .suspend: return onSuspend?() ?? ()
+        default: break
         }
         switch mode {
         case .help:
-            if [.escape, .character("q"), .character("?"), .character("e"), .enter].contains(key) { mode = .normal }
+            if KeyMap.action(for: key, in: .help) == .close { mode = .normal }
         case .events:
             handleEventsKey(key)
         case .curl:
-            if [.escape, .character("q"), .character("c"), .enter].contains(key) { mode = .normal }
+            if KeyMap.action(for: key, in: .curl) == .close { mode = .normal }
         case .filtering:
             handleFilterKey(key)
         case .searching:
@@ -56,18 +56,18 @@ extension DashboardApp {
             eventScroll = 0
             return
         }
-        switch key {
-        case .escape, .character("q"), .character("e"), .enter, .character("?"): mode = .normal
-        case .character("/"):
+        switch KeyMap.action(for: key, in: .events) {
+        case .close: mode = .normal
+        case .filterEvents:
             typingEventFilter = true
             eventFilter = ""
-        case .character("f"): eventsOfSelectedPaneOnly.toggle()
-        case .character("k"), .up: eventScroll += 1
-        case .character("j"), .down: eventScroll -= 1
+        case .eventsOfThisPaneOnly: eventsOfSelectedPaneOnly.toggle()
+        case .scrollUp: eventScroll += 1
+        case .scrollDown: eventScroll -= 1
         case .pageUp: eventScroll += page
-        case .pageDown, .character(" "): eventScroll -= page
-        case .home, .character("g"): eventScroll = Int.max / 2
-        case .end, .character("G"): eventScroll = 0
+        case .pageDown: eventScroll -= page
+        case .top: eventScroll = Int.max / 2
+        case .bottom: eventScroll = 0
         default: break
         }
         eventScroll = max(0, min(eventScroll, max(0, shownEvents.count - 1)))
@@ -96,29 +96,27 @@ extension DashboardApp {
             return false
         }
         let page = max(1, (terminal?.size.rows ?? 24) - 4)
-        if case .character(let c) = key, let digit = c.wholeNumberValue, let view = ZoomView(rawValue: digit) {
-            show(view, of: pane)
-            return true
-        }
-        switch key {
-        case .escape, .enter: isZoomed = false
-        case .tab: show(zoomView.cycled(by: 1), of: pane)
-        case .backTab: show(zoomView.cycled(by: -1), of: pane)
-        case .character("/"):
+        let isTable = zoomView == .data && pane.spec.show == .table
+        switch KeyMap.action(for: key, in: isTable ? [.zoomTable, .zoom] : [.zoom]) {
+        case .zoomView(let view): show(view, of: pane)
+        case .close: isZoomed = false
+        case .nextZoomView: show(zoomView.cycled(by: 1), of: pane)
+        case .previousZoomView: show(zoomView.cycled(by: -1), of: pane)
+        case .search:
             zoomSearch = ""
             searchMissed = false
             mode = .searching
-        case .character("n") where !zoomSearch.isEmpty:
+        case .searchNext where !zoomSearch.isEmpty:
             searchMissed = !findNext(in: pane, after: pane.scroll)
-        case .character("s") where zoomView == .data && pane.spec.show == .table:
+        case .sortColumn:
             pane.tableSort = TableSort.next(after: pane.tableSort, columns: pane.content?.tableColumnCount ?? 0)
             pane.scroll = 0
-        case .character("j"), .down: scroll(pane, by: 1)
-        case .character("k"), .up: scroll(pane, by: -1)
-        case .pageDown, .character(" "): scroll(pane, by: page)
+        case .scrollDown: scroll(pane, by: 1)
+        case .scrollUp: scroll(pane, by: -1)
+        case .pageDown: scroll(pane, by: page)
         case .pageUp: scroll(pane, by: -page)
-        case .home, .character("g"): pane.scroll = 0
-        case .end, .character("G"): scroll(pane, by: Int.max / 2)
+        case .top: pane.scroll = 0
+        case .bottom: scroll(pane, by: Int.max / 2)
         default: return false
         }
         return true
@@ -137,30 +135,30 @@ extension DashboardApp {
         let visible = visiblePanes
         let count = visible.count
         let selection = selectionIndex(in: visible)
-        switch key {
-        case .character("q"): quit(0)
-        case .character("r"): selectedPane?.reload()
-        case .character("t"): selectedPane?.retry()
-        case .character("R"): reloadAll()
-        case .character("p"): isPaused.toggle()
-        case .character("v"): valueDisplay.raw.toggle()
-        case .character("c"): if let pane = selectedPane { showCurl(for: pane) }
-        case .character("o"): if let pane = selectedPane { openPager(for: pane) }
-        case .character("s"):
+        switch KeyMap.action(for: key, in: .grid) {
+        case .quit: quit(0)
+        case .reload: selectedPane?.reload()
+        case .retry: selectedPane?.retry()
+        case .reloadAll: reloadAll()
+        case .togglePause: isPaused.toggle()
+        case .toggleRawValues: valueDisplay.raw.toggle()
+        case .showCurl: if let pane = selectedPane { showCurl(for: pane) }
+        case .openPager: if let pane = selectedPane { openPager(for: pane) }
+        case .sortFailingFirst:
             let current = selectedPane
             sortFailingFirst.toggle()
             reselect(current)
-        case .character("e"):
+        case .showEvents:
             mode = .events
             eventScroll = 0
-        case .character("?"): mode = .help
-        case .character("/"): mode = .filtering
-        case .escape:
+        case .showHelp: mode = .help
+        case .filterPanes: mode = .filtering
+        case .clearFilter:
             if !filter.isEmpty {
                 filter = ""
                 clampSelection()
             }
-        case .enter:
+        case .zoom:
             if let pane = selectedPane {
                 isZoomed = true
                 zoomView = .data
@@ -168,12 +166,12 @@ extension DashboardApp {
                 searchMissed = false
                 pane.scroll = 0
             }
-        case .tab: if count > 0 { select((selection + 1) % count, in: visible) }
-        case .backTab: if count > 0 { select((selection - 1 + count) % count, in: visible) }
-        case .right, .character("l"): select(min(count - 1, selection + 1), in: visible)
-        case .left, .character("h"): select(max(0, selection - 1), in: visible)
-        case .down, .character("j"): if selection + gridColumns < count { select(selection + gridColumns, in: visible) }
-        case .up, .character("k"): if selection - gridColumns >= 0 { select(selection - gridColumns, in: visible) }
+        case .selectNext: if count > 0 { select((selection + 1) % count, in: visible) }
+        case .selectPrevious: if count > 0 { select((selection - 1 + count) % count, in: visible) }
+        case .moveRight: select(min(count - 1, selection + 1), in: visible)
+        case .moveLeft: select(max(0, selection - 1), in: visible)
+        case .moveDown: if selection + gridColumns < count { select(selection + gridColumns, in: visible) }
+        case .moveUp: if selection - gridColumns >= 0 { select(selection - gridColumns, in: visible) }
         default: break
         }
     }

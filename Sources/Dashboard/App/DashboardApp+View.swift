@@ -44,7 +44,7 @@ extension DashboardApp {
             renderGrid(visible, into: body, buffer: &buffer)
         }
         switch mode {
-        case .help: Modal(title: "Keys", lines: Self.helpLines).render(into: body, buffer: &buffer)
+        case .help: Modal(title: "Keys", lines: KeyMap.helpLines).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
         case .curl: renderCurl(into: body, buffer: &buffer)
         case .normal, .filtering, .searching: break
@@ -101,41 +101,28 @@ extension DashboardApp {
                     keys.insert("no match for \"\(zoomSearch)\"", at: 0)
                 } else if !zoomSearch.isEmpty {
                     keys.insert("n next \"\(zoomSearch)\"", at: 0)
-                } else {
-                    keys.append("/ search")
+                } else if let search = KeyMap.hint(.search, in: .zoom) {
+                    keys.append(search)
                 }
-                if zoomView == .data, selectedPane?.spec.show == .table { keys.insert("s sort", at: 1) }
-                keys += ["j/k scroll", "c curl", "o pager", "Esc back"]
+                if zoomView == .data, selectedPane?.spec.show == .table, let sort = KeyMap.hint(.sortColumn, in: .zoomTable) {
+                    keys.insert(sort, at: 1)
+                }
+                keys += [KeyMap.hint(.scrollDown, in: .zoom), KeyMap.hint(.showCurl), KeyMap.hint(.openPager), KeyMap.hint(.close, in: .zoom)]
+                    .compactMap { $0 }
                 hints = " " + keys.joined(separator: "  ")
             } else {
-                var keys = ["r reload", "t retry", "R reload all", "tab next", "⏎ zoom", "e events", "/ filter", "s sort", isPaused ? "p resume" : "p pause", "q quit"]
+                var actions: [KeyAction] = [.reload, .retry, .reloadAll, .selectNext, .zoom, .showEvents, .filterPanes, .sortFailingFirst, .togglePause, .quit]
                 // `v` is in the help; while values are raw, the way back is shown.
-                if valueDisplay.raw { keys.insert("v formatted", at: 0) }
-                if selectedPane?.health != .failing { keys.removeAll { $0 == "t retry" } }
+                if valueDisplay.raw { actions.insert(.toggleRawValues, at: 0) }
+                if selectedPane?.health != .failing { actions.removeAll { $0 == .retry } }
+                let keys = actions.compactMap { action in
+                    action == .togglePause && isPaused ? "p resume" : KeyMap.hint(action)
+                }
                 hints = " " + keys.joined(separator: "  ")
             }
         }
         StatusBar(left: hints, style: Style().dimmed).render(into: area, buffer: &buffer)
     }
-
-    static let helpLines = [
-        "r          reload the selected pane",
-        "t          retry a failed pane",
-        "R          reload every pane",
-        "←↓↑→ hjkl  move between panes (Tab / Shift-Tab too)",
-        "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back",
-        "  1-5 Tab  zoom views: data, response, request, timing, error",
-        "  / n      search a zoom view, next match",
-        "  s        zoomed table: sort by the next column (▲ ▼), then as listed",
-        "c          the pane's request as a curl command (copied via OSC 52)",
-        "o          the pane's last body in $PAGER",
-        "e          recent resource events: j/k scroll, / filter, f this pane only",
-        "/          filter panes by title or URL",
-        "s          sort failing panes first",
-        "v          raw values / formatted values (bytes, durations, ages…)",
-        "p          pause / resume automatic refresh",
-        "Ctrl-Z     suspend      q / Ctrl-C  quit",
-    ]
 
     // MARK: Grid
 
