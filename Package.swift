@@ -78,12 +78,15 @@ let package = Package(
         .target(
             name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
+        // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
+        // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
+        .target(name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardConfig", "Monitor"], swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
             name: "MetricsServer",
-            dependencies: ["Dashboard", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+            dependencies: ["Monitor", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
             swiftSettings: strict),
         // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
         .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
@@ -96,7 +99,7 @@ let package = Package(
             name: "hammock",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMallocConf",
-                "MetricsServer", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetricsServer", "Monitor", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
             swiftSettings: strict,
@@ -109,12 +112,12 @@ let package = Package(
         // The dashboard headless under test: the manual scheduler and one harness over fake or real networking.
         .target(
             name: "DashboardTesting",
-            dependencies: ["Dashboard", "DashboardConfig", "ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "TerminalUI"],
+            dependencies: ["Dashboard", "DashboardConfig", "Monitor", "ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "TerminalUI"],
             swiftSettings: strict),
         .executableTarget(
             name: "hammock-bench",
             dependencies: [
-                "CleanSpawn", "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "LoopbackHTTP", "ResourceEngine",
+                "CleanSpawn", "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "LoopbackHTTP", "Monitor", "ResourceEngine",
                 "ResourceEngineTesting", "TerminalUI", .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -144,13 +147,15 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "Redaction", "ResourceEngine", "ResourceEngineTesting",
+                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "Monitor", "Redaction", "ResourceEngine", "ResourceEngineTesting",
                 "HammockHarness", "LoopbackHTTP", "TerminalUI", "CurlNetworking", "MetricsServer", flyingFoxOnly,
             ] + nio,
             swiftSettings: strict),
         .testTarget(
             name: "HammockCLITests",
-            dependencies: ["Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"]
+            dependencies: [
+                "Dashboard", "DashboardConfig", "DemoServer", "LoopbackHTTP", "Monitor", "ResourceEngine", "ResourceEngineTesting", "HammockHarness",
+            ]
                 + flyingFox,
             swiftSettings: strict),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "ResourceEngine", "HammockHarness"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-import Dashboard
+import Monitor
 import NIOCore
 import NIOHTTP1
 

@@ -1,6 +1,6 @@
-import Dashboard
 import Dispatch
 import Glibc
+import Monitor
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -44,20 +44,20 @@ public final class MetricsServer: Sendable {
 
     /// Listens on `address` (port 0: any free one, reported in `address`) until `stop()`.
     @MainActor
-    public static func start(on address: ListenAddress, app: DashboardApp, location: String?) async throws -> MetricsServer {
-        try await start(on: address, location: location) { app }
+    public static func start(on address: ListenAddress, monitor: Monitor, location: String?) async throws -> MetricsServer {
+        try await start(on: address, location: location) { monitor }
     }
 
-    /// The same for an app made later (the dashboard's, once the terminal is set up): until
-    /// `app` gives one, the endpoints answer 503. Tell it of every change (`stateChanged()`).
+    /// The same for a monitor made later (the dashboard's, once the terminal is set up): until
+    /// `monitor` gives one, the endpoints answer 503. Tell it of every change (`stateChanged()`).
     @MainActor
     public static func start(
-        on address: ListenAddress, location: String?, app: @escaping @MainActor @Sendable () -> DashboardApp?
+        on address: ListenAddress, location: String?, monitor: @escaping @MainActor @Sendable () -> Monitor?
     ) async throws -> MetricsServer {
         let published = PublishedAnswers {
-            guard let app = app() else { return nil }
-            let metrics = Array(MetricsExposition.render(app, location: location).utf8)
-            let panes = (try? Snapshot.state(of: app).serialized()).map(Array.init) ?? Array("{}".utf8)
+            guard let monitor = monitor() else { return nil }
+            let metrics = Array(MetricsExposition.render(monitor, location: location).utf8)
+            let panes = (try? PaneStates.json(of: monitor).serialized()).map(Array.init) ?? Array("{}".utf8)
             return (metrics, panes)
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

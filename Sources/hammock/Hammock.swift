@@ -6,6 +6,7 @@ import DemoServer
 import Foundation
 import Glibc
 import MetricsServer
+import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI

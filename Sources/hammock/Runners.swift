@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Glibc
 import MetricsServer
+import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI
@@ -24,7 +25,7 @@ enum DashboardRunner {
         var metrics: MetricsServer?
         if let metricsListen {
             do {
-                metrics = try await MetricsServer.start(on: metricsListen, location: nil) { holder.app }
+                metrics = try await MetricsServer.start(on: metricsListen, location: nil) { holder.app?.monitor }
             } catch {
                 printError("hammock: --metrics-listen: \(error)")
                 return 1
@@ -97,14 +98,14 @@ final class AppHolder {
 enum ServeRunner {
     static func run(spec: DashboardSpec, environment: [String: String], listen: ListenAddress, location: String?, redactor: SharedRedactor) async -> Int32 {
         // No persistent cache: a prober reports what it saw in this run, never data from the last.
-        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment) {
-            $0.makeServices(networking: Hammock.networking())
-        }
-        app.onNotice = { printError("hammock serve: \($0)") }
+        let monitor = Monitor(
+            spec: spec, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment, oneLine: Sanitizer.line
+        ) { $0.makeServices(networking: Hammock.networking()) }
+        monitor.onNotice = { printError("hammock serve: \($0)") }
         let server: MetricsServer
         do {
-            server = try await MetricsServer.start(on: listen, app: app, location: location)
-            app.onStateChange = { server.stateChanged() }
+            server = try await MetricsServer.start(on: listen, monitor: monitor, location: location)
+            monitor.onStateChange = { server.stateChanged() }
         } catch {
             printError("hammock serve: \(error)")
             return 1
@@ -121,9 +122,9 @@ enum ServeRunner {
             case .unchanged:
                 break
             }
-            app.send(.configReloaded(outcome))
+            monitor.apply(outcome)
         }
-        app.start()
+        monitor.start()
         server.publishNow()
         let scope = server.address.isLoopback ? "" : " (every client that can reach \(server.address.host) can read it)"
         printLine(
@@ -132,7 +133,7 @@ enum ServeRunner {
         if let unwatched { printError("hammock serve: editing the config does not reload it: \(unwatched)") }
         await waitForInterrupt()
         reloader.stop()
-        app.stop()
+        monitor.stop()
         await server.stop()
         return 0
     }
@@ -142,22 +143,24 @@ enum ServeRunner {
 @MainActor
 enum EventsRunner {
     static func run(spec: DashboardSpec, limit: Int?) async {
-        let app = DashboardApp(spec: spec, terminal: nil, clock: SystemClock(), scheduler: DispatchScheduler()) { $0.makeServices(networking: Hammock.networking()) }
+        let monitor = Monitor(spec: spec, clock: SystemClock(), scheduler: DispatchScheduler(), oneLine: Sanitizer.line) {
+            $0.makeServices(networking: Hammock.networking())
+        }
         var signals: SignalPipe?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()
             let finish: @MainActor () -> Void = { if once.claim() { continuation.resume() } }
             var printed = 0
-            app.onEvent = { entry in
+            monitor.onEvent = { entry in
                 guard !once.isClaimed else { return }
                 printLine(EventLine.json(entry))
                 printed += 1
                 if let limit, printed >= limit { finish() }
             }
             signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in finish() }
-            if limit == 0 { finish() } else { app.start() }
+            if limit == 0 { finish() } else { monitor.start() }
         }
-        app.stop()
+        monitor.stop()
         _ = signals
     }
 }

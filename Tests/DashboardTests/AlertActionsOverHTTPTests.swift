@@ -5,6 +5,7 @@ import FlyingFox
 import Foundation
 import HammockHarness
 import LoopbackHTTP
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import Synchronization

@@ -1,6 +1,7 @@
 @testable import Dashboard
 import DashboardConfig
 import Foundation
+@testable import Monitor
 import Testing
 
 /// A storm of alerts (a whole origin going down) runs a few actions at a time, queues some,

@@ -4,6 +4,7 @@ import DashboardTesting
 import Foundation
 import FoundationNetworking
 import HammockHarness
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

@@ -3,6 +3,7 @@ import DashboardConfig
 import DashboardTesting
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import TerminalUI
 import Testing
@@ -64,7 +65,7 @@ import Testing
         #expect(app.panes[1].health == .ok)
 
         let expiry = Int(validUntil.timeIntervalSince1970)
-        let metric = MetricsExposition.render(app, location: nil).split(separator: "\n")
+        let metric = MetricsExposition.render(app.monitor, location: nil).split(separator: "\n")
             .first { $0.hasPrefix("hammock_tls_cert_expiry_timestamp_seconds{pane=\"Soon\"") }
         let value = try #require(metric.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) }, "\(String(describing: metric))")
         #expect(abs(value - expiry) <= 1, "the certificate's own end, to the second: \(value) vs \(expiry)")

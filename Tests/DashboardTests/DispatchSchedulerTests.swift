@@ -1,5 +1,6 @@
 import Dashboard
 import Dispatch
+@testable import Monitor
 import ResourceEngineTesting
 import Testing
 

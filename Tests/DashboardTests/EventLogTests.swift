@@ -2,6 +2,7 @@
 import DashboardConfig
 import DashboardTesting
 import Foundation
+@testable import Monitor
 import ResourceEngineTesting
 import TerminalUI
 import Testing

@@ -3,6 +3,7 @@ import DashboardConfig
 import DashboardTesting
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import TerminalUI
 import Testing
@@ -29,7 +30,7 @@ import Testing
         let h = try harness()
         h.app.start()
         try await h.settle()
-        let text = MetricsExposition.render(h.app, location: "eu-1")
+        let text = MetricsExposition.render(h.app.monitor, location: "eu-1")
         let health = #"pane="Health",service="shop",url="https://api.test/health?token=•••",location="eu-1""#
         let pay = #"pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",location="eu-1""#
         let lines = text.split(separator: "\n").map(String.init)
@@ -61,7 +62,7 @@ import Testing
         #expect(!text.contains("tok-secret-99"))
 
         try await h.advance(1)
-        let later = MetricsExposition.render(h.app, location: nil)
+        let later = MetricsExposition.render(h.app.monitor, location: nil)
         #expect(later.contains(#"hammock_pane_state{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",state="failing"} 1"#), "\(later)")
         #expect(later.contains(#"hammock_probes_total{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",outcome="failure"} 2"#))
         h.app.stop()
@@ -74,7 +75,7 @@ import Testing
         try await h.settle()
         let file = ScratchDirectory.path("metrics", extension: ".txt")
         defer { unlink(file) }
-        try MetricsExposition.render(h.app, location: "eu-1").write(toFile: file, atomically: true, encoding: .utf8)
+        try MetricsExposition.render(h.app.monitor, location: "eu-1").write(toFile: file, atomically: true, encoding: .utf8)
         h.app.stop()
         let outcome = try await ProcessRunner.capture(["/bin/sh", "-c", "/usr/bin/promtool check metrics < '\(file)'"])
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")

@@ -4,6 +4,7 @@ import DashboardConfig
 import DashboardTesting
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import TerminalUI
 import Testing

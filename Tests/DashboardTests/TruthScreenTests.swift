@@ -4,6 +4,7 @@ import DashboardTesting
 import DemoServer
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI
@@ -252,7 +253,7 @@ import Testing
         h.network.holdsResponses = true
         h.app.start()
         let loadingAfterStart = h.app.panes.filter { $0.resource.isLoading }.count
-        #expect(loadingAfterStart > 0 && loadingAfterStart <= DashboardApp.startBatch, "at most one batch before the first frame")
+        #expect(loadingAfterStart > 0 && loadingAfterStart <= Monitor.startBatch, "at most one batch before the first frame")
         var seenByAKey = -1
         DispatchQueue.main.async { MainActor.assumeIsolated {
             seenByAKey = h.app.panes.filter { $0.resource.isLoading }.count
@@ -266,7 +267,7 @@ import Testing
         // (manyPanesStartInPhasesAcrossTheFirstSecondAndKeepThem), not advanced to here: ten
         // thousand load starts would hold the main queue other tests share.
         let loading = h.app.panes.filter { $0.resource.isLoading }.count
-        #expect(loading >= DashboardApp.phaseGroup && loading < 10_000)
+        #expect(loading >= Monitor.phaseGroup && loading < 10_000)
         #expect(h.screen[0].contains("10000 panes"))
         h.app.stop()
     }
@@ -279,7 +280,7 @@ import Testing
         for i in 0..<200 { h.stub("e/\(i)", .text("\(i)")) }
         h.app.start()
         try await h.settle()
-        let group = DashboardApp.phaseGroup
+        let group = Monitor.phaseGroup
         #expect(h.network.receivedRequests.count == group, "the first group at once")
         try await h.advance(0.25)
         #expect(h.network.receivedRequests.count == 2 * group, "the next a quarter second later")
@@ -339,7 +340,7 @@ import Testing
         ) { $0.makeServices(networking: network, clock: clock, cache: StaleCache()) }
         app.start()
         #expect(app.panes.allSatisfy { $0.resource.latestData != nil }, "the cached data is there at once")
-        #expect(network.receivedRequests.count <= DashboardApp.startBatch, "and at most the first batch loads before the first frame")
+        #expect(network.receivedRequests.count <= Monitor.startBatch, "and at most the first batch loads before the first frame")
         try await drainMainQueue(turns: 10)
         scheduler.advance(by: 1)
         try await drainMainQueue(turns: 10)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import ResourceEngine
 import HammockHarness
 import Testing
+import Monitor
 
 /// Watching from several places: two `hammock serve` probers with different `--location`s over
 /// one local API, Debian's Prometheus scraping both, its HTTP API and `config/fleet.yaml` reading

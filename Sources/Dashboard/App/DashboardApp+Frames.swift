@@ -1,4 +1,5 @@
 import Dispatch
+import Monitor
 import TerminalUI
 
 /// Frames: many requests make one, paced for the eye; drawing reads the model only.

@@ -1,4 +1,5 @@
 import DashboardConfig
+import Monitor
 
 /// Which panes are in view, in what order, and which one the keys act on.
 extension DashboardApp {

@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Monitor
 import ResourceEngine
 import TerminalUI
 

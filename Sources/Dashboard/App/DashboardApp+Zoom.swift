@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI
@@ -82,7 +83,7 @@ extension DashboardApp {
     private func prettyBody(_ entity: Entity, of pane: Pane, isError: Bool) -> [String] {
         let key = PrettyBodyKey(pane: ObjectIdentifier(pane), timestamp: entity.timestamp, isError: isError)
         if let lines = prettyBodies[key] { return lines }
-        let lines = PaneContent.textLines(PaneContent.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
+        let lines = PaneContent.textLines(ContentCheck.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
         // Only the latest few: the zoom shows one pane at a time.
         if prettyBodies.count >= 4 { prettyBodies.removeAll() }
         prettyBodies[key] = lines
@@ -236,7 +237,7 @@ extension DashboardApp {
     /// The pane's state and alert: why it is degraded, since when its alert fires, what it does.
     private func alertLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
         let alerts = pane.spec.alerts
-        var state = "state       \(Snapshot.stateName(pane.health))"
+        var state = "state       \(pane.health.name)"
         if let reason = pane.degradedReason { state += ": " + redact(reason) }
         let stateLine = DetailLine(text: state, style: pane.health == .ok ? .plain : Style().fg(pane.health == .failing ? .red : .yellow))
         // Without `alerts:` a pane fails on its first failed probe and does nothing more: only a

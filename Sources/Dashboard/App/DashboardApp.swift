@@ -1,11 +1,12 @@
 import DashboardConfig
 import Dispatch
 import Foundation
+import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI
 
-/// The dashboard: panes bound to resources, keys, timers, and the screen.
+/// The dashboard: the screen over a `Monitor`, keys, frames and the screen's timers.
 ///
 /// One mutation path: keys, resizes, resource events, timers and config reloads arrive as
 /// `Message`s through `send(_:)`; the app changes its state and asks for a frame; frames are
@@ -34,16 +35,18 @@ public final class DashboardApp {
         case curl
     }
 
-    public private(set) var spec: DashboardSpec
+    /// What the panes' probes say: cadence, verdicts, alerts, histories, the event log.
+    public let monitor: Monitor
+    public var spec: DashboardSpec { monitor.spec }
     /// The config's engine services, one per service it names.
-    public private(set) var services: ServiceGroup
+    public var services: ServiceGroup { monitor.services }
     /// Takes the config's secrets out of everything the dashboard shows or reports.
-    public private(set) var redactor: Redactor
+    public var redactor: Redactor { monitor.redactor }
+    /// One per probe of the monitor: its overlay and what the screen keeps of it.
     public private(set) var panes: [Pane] = []
     public let terminal: Terminal?
     let clock: any EngineClock
     let scheduler: any DashboardScheduler
-    let makeServices: @MainActor (DashboardSpec) -> ServiceGroup
     /// Nil: the system's zone (`LocalTime`).
     let timeZone: TimeZone?
     /// Formatted or raw values (`v`), shared by every pane.
@@ -88,23 +91,30 @@ public final class DashboardApp {
     public internal(set) var filter = ""
     public internal(set) var sortFailingFirst = false
     /// While paused nothing refreshes on its own; resuming refreshes whatever has fallen due.
-    public internal(set) var isPaused = false {
-        didSet { if oldValue, !isPaused { for pane in panes { updateCadence(of: pane) } } }
+    public var isPaused: Bool {
+        get { monitor.isPaused }
+        set { monitor.isPaused = newValue }
     }
     /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
-    public var refreshesOnItsOwn = true
+    public var refreshesOnItsOwn: Bool {
+        get { monitor.refreshesOnItsOwn }
+        set { monitor.refreshesOnItsOwn = newValue }
+    }
     /// False for a one-off look: kept histories are read (uptime over them) but not written.
-    public var savesHistory = true
+    public var savesHistory: Bool {
+        get { monitor.savesHistory }
+        set { monitor.savesHistory = newValue }
+    }
     /// False for a one-off look: states and alert events as ever, but no bell, command or webhook.
-    public var actsOnAlerts = true
+    public var actsOnAlerts: Bool {
+        get { monitor.actsOnAlerts }
+        set { monitor.actsOnAlerts = newValue }
+    }
     /// A message for the status line (a rejected config reload), shown until the next good reload.
     public internal(set) var statusMessage: String?
-    public internal(set) var eventLog = EventLog()
-    /// Recent probes by resource (`Pane.historyKey`: its service, URL and load request), shared
-    /// by the panes showing that resource.
-    public internal(set) var histories: [String: ProbeHistory] = [:]
-    /// Where histories are kept across runs; nil for nowhere.
-    let historyStore: HistoryStore?
+    public var eventLog: EventLog { monitor.eventLog }
+    /// Recent probes by resource (`Pane.historyKey`), shared by the panes showing that resource.
+    public var histories: [String: ProbeHistory] { monitor.histories }
     /// Frames drawn so far.
     public internal(set) var framesDrawn = 0
     var spinnerTick = 0
@@ -115,21 +125,23 @@ public final class DashboardApp {
     public var onSuspend: (@MainActor () -> Void)?
     /// Hands the terminal to a pager showing the text; returns why it could not, or nil.
     public var onPage: (@MainActor (String) -> String?)?
-    /// Called for every resource event (the `events` command streams these).
-    public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
+    /// Called for every event-log entry (the `events` command streams these).
+    public var onEvent: (@MainActor (EventLog.Entry) -> Void)? {
+        get { monitor.onEvent }
+        set { monitor.onEvent = newValue }
+    }
     /// Called after every frame with the number of cells sent.
     public var onFrame: (@MainActor (Int) -> Void)?
     /// Called with every notice the status line gets (a headless run prints them).
     public var onNotice: (@MainActor (String) -> Void)?
     /// Called whenever what the panes say may have changed (a probe, a reload): `/metrics` and
     /// `/api/panes` render again.
-    public var onStateChange: (@MainActor () -> Void)?
+    public var onStateChange: (@MainActor () -> Void)? {
+        get { monitor.onStateChange }
+        set { monitor.onStateChange = newValue }
+    }
     /// The header's counts, updated as panes change.
-    var healthCounts = HealthCounts()
-    /// Runs what the panes' `alerts:` ask for.
-    let alertActions: AlertActions
-    /// Each firing pane's reminder timer, by pane.
-    var reminders: [ObjectIdentifier: ScheduledAction] = [:]
+    var healthCounts: HealthCounts { monitor.healthCounts }
 
     var frameScheduled = false
     var urgentFrameScheduled = false
@@ -149,39 +161,7 @@ public final class DashboardApp {
     private var tickIsForSpinners = false
     /// When the pending tick fires, on the engine clock.
     private var tickDue: TimeInterval = 0
-    private var eventOwner = EventOwner()
     var started = false
-    /// Counts starts, so work a previous start queued (batches of loads) knows it is stale.
-    private var generation = 0
-    /// The panes showing each resource, so a resource event does not scan every pane.
-    var panesByResource: [ObjectIdentifier: ResourcePanes] = [:]
-    /// The URLs of login requests as written, for their event-log lines.
-    var loginURLs: [ObjectIdentifier: String] = [:]
-
-    /// A class: it is looked up several times for every event of every probe, and a lookup of a
-    /// class costs one retain where a struct's copy retained each of its arrays and strings.
-    final class ResourcePanes {
-        var panes: [Pane] = []
-        var titles: [String] = []
-        let url: String
-        let method: String
-        let identity: String
-        var historyCapacity = 0
-        /// When the latest load of the resource started, in this run (the panes' cadence counts from it).
-        var lastRequested: TimeInterval?
-
-        init(url: String, method: String, identity: String) {
-            self.url = url
-            self.method = method
-            self.identity = identity
-        }
-    }
-
-    /// Loads due this close to now start now: the real scheduler runs actions due within its
-    /// batch window (50 ms) together.
-    static let cadenceSlack: TimeInterval = 0.06
-
-    private final class EventOwner {}
 
     public init(
         spec: DashboardSpec,
@@ -196,25 +176,32 @@ public final class DashboardApp {
         makeServices: @escaping @MainActor (DashboardSpec) -> ServiceGroup
     ) {
         self.pacing = FramePacing(minimumInterval: minimumFrameInterval, settle: loadSettleTime)
-        self.historyStore = historyStore
-        self.spec = spec
         self.terminal = terminal
         self.clock = clock
         self.scheduler = scheduler
         self.timeZone = timeZone
         self.valueDisplay = ValueDisplay(timeZone: timeZone) { [clock] in clock.now }
-        self.makeServices = makeServices
-        self.services = makeServices(spec)
-        self.redactor = Redactor(spec)
-        self.alertActions = AlertActions(environment: environment)
-        setUpAlertActions()
-        listenForLiveReports()
+        self.monitor = Monitor(
+            spec: spec, clock: clock, scheduler: scheduler, historyStore: historyStore, environment: environment, oneLine: Sanitizer.line,
+            makeServices: makeServices)
+        listenToTheMonitor()
     }
 
-    /// Values read again while running (a token file) say on the status line when a new
-    /// content cannot be used.
-    private func listenForLiveReports() {
-        spec.liveReports.onReport { [weak self] message in self?.send(.notice(message)) }
+    /// The monitor's news become the screen's: frames, notices, the bell, a failed alert action.
+    private func listenToTheMonitor() {
+        monitor.onProbesBuilt = { [weak self] probes in self?.buildPanes(for: probes) }
+        monitor.onResourceEvent = { [weak self] event in
+            guard let self else { return }
+            if event == .requested { pacing.loadStarted(at: Self.uptime()) }
+            send(.resourceChanged)
+        }
+        monitor.onReminder = { [weak self] in self?.send(.resourceChanged) }
+        monitor.onNotice = { [weak self] message in self?.send(.notice(message)) }
+        monitor.onBell = { [weak self] in self?.terminal?.bell() }
+        monitor.onAlertActionFailed = { [weak self] line in
+            self?.flash = line
+            self?.requestFrame()
+        }
     }
 
     // MARK: Life cycle
@@ -222,165 +209,47 @@ public final class DashboardApp {
     /// Builds the panes, draws, and starts each pane's refresh cadence (which loads at once).
     public func start() {
         guard !started else { return }
-        generation += 1
-        // Not started while building: cached data arriving as observers are added must not start
-        // loads ahead of the first frame; the batches below start them.
-        buildPanes()
+        monitor.start()
         started = true
-        if histories.isEmpty, let historyStore {
-            let capacities = Dictionary(panesByResource.values.map { ($0.identity, $0.historyCapacity) }, uniquingKeysWith: max)
-            histories = historyStore.load(namespace: spec.historyNamespace, capacities: capacities)
-        }
         requestFrame(urgent: true)
-        assignStartPhases(now: clock.now)
-        startCadences(from: 0, generation: generation)
         scheduleTick()
-    }
-
-    /// How many panes start loading per main-queue turn: the first frame and every key (q,
-    /// Ctrl-C) and signal get their turn between batches, however many panes there are.
-    public static let startBatch = 500
-
-    /// How many resources start loading in the same instant; more are spread over the first
-    /// second (or their refresh interval, if shorter), `phaseGroup` per step.
-    public static let phaseGroup = 50
-
-    /// Gives each resource's panes a start phase: the first `phaseGroup` resources load at once,
-    /// the next group a step later, and so on across `min(every, 1 s)`. A thousand endpoints
-    /// every second then run as a steady stream instead of a burst of a thousand transfers each
-    /// second (which holds a thousand responses in memory at once and can stall libcurl).
-    private func assignStartPhases(now: TimeInterval) {
-        let groups = (panesByResource.count + Self.phaseGroup - 1) / Self.phaseGroup
-        guard groups > 1 else { return }
-        var index = 0
-        var seen = Set<ObjectIdentifier>()
-        for pane in panes {
-            let id = ObjectIdentifier(pane.resource)
-            guard seen.insert(id).inserted, let shown = panesByResource[id] else { continue }
-            let window = min(1, shown.panes.map(\.every).min() ?? 1)
-            let phase = now + window * Double(index / Self.phaseGroup) / Double(groups)
-            for sharing in shown.panes { sharing.firstLoadNotBefore = phase }
-            index += 1
-        }
-    }
-
-    /// Starts the panes' cadences `startBatch` at a time, the rest on later main-queue turns.
-    /// `generation` ends a run of batches when the app stops or reloads in between.
-    private func startCadences(from first: Int, generation: Int) {
-        guard started, generation == self.generation else { return }
-        let end = min(panes.count, first + Self.startBatch)
-        for pane in panes[first..<end] { updateCadence(of: pane) }
-        guard end < panes.count else { return }
-        DispatchQueue.main.async { @Sendable in
-            MainActor.assumeIsolated { self.startCadences(from: end, generation: generation) }
-        }
     }
 
     /// Stops timers, saves histories, and detaches every pane from its resource.
     public func stop() {
-        if savesHistory { historyStore?.save(histories, namespace: spec.historyNamespace) }
+        monitor.stop()
         tickAction?.cancel()
         tickAction = nil
-        cancelReminders()
+        detachPanes()
+        started = false
+    }
+
+    private func detachPanes() {
         for pane in panes { pane.detach() }
         panes = []
         panesOnScreen = []
         panesOnScreenBefore = []
-        healthCounts = HealthCounts()
-        panesByResource = [:]
-        eventOwner = EventOwner()
-        started = false
     }
 
-    private func buildPanes() {
-        panesByResource = [:]
-        panes = spec.panes.map { paneSpec in
-            let resource = spec.resource(for: paneSpec, in: services)
-            let id = ObjectIdentifier(resource)
-            let pane = Pane(
-                spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec), displayURL: spec.displayURL(for: paneSpec),
-                redactor: redactor, display: valueDisplay
-            ) { [weak self] in
-                self?.send(.resourceChanged)
-            }
-            let shown: ResourcePanes
-            if let existing = panesByResource[id] {
-                shown = existing
-            } else {
-                shown = ResourcePanes(url: pane.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: pane.historyKey)
-                panesByResource[id] = shown
-            }
-            shown.panes.append(pane)
-            shown.titles.append(paneSpec.title)
-            shown.historyCapacity = max(shown.historyCapacity, paneSpec.history)
-            return pane
-        }
-        // Logins are requests like any other: their outcomes go to the event log too.
-        let logins = spec.loginResources(in: services).filter { panesByResource[ObjectIdentifier($0.resource)] == nil }
-        loginURLs = Dictionary(logins.map { (ObjectIdentifier($0.resource), $0.displayURL) }) { first, _ in first }
-        // Each shown resource once, in the file's order (its first pane's place), then the logins.
-        let shown = panes.filter { panesByResource[ObjectIdentifier($0.resource)]?.panes.first === $0 }.map(\.resource)
-        for resource in shown + logins.map(\.resource) {
-            resource.addObserver(owner: eventOwner) { [weak self] resource, event in
-                self?.record(event, on: resource)
-            }
-        }
-        recountAll()
-    }
-
-    /// Counts `pane` for the header again (after anything that may change its state).
-    func recount(_ pane: Pane) {
-        if let old = pane.counted { healthCounts.add(old, -1) }
-        let now = HealthCounts.Counted(health: pane.health, loading: pane.resource.isLoading)
-        healthCounts.add(now, 1)
-        pane.counted = now
-    }
-
-    func recountAll() {
-        healthCounts = HealthCounts()
-        for pane in panes {
-            pane.counted = nil
-            recount(pane)
-        }
-    }
-
-    // MARK: Cadence
-
-    /// Loads the pane's resource if it is due (and nothing pauses or already loads it), else
-    /// sets the pane's timer for when it will be.
-    func updateCadence(of pane: Pane) {
-        updateCadence(of: pane, lastRequested: panesByResource[ObjectIdentifier(pane.resource)]?.lastRequested)
-    }
-
-    /// As above, with when the pane's resource was last requested (its panes' record, at hand).
-    func updateCadence(of pane: Pane, lastRequested: TimeInterval?) {
-        guard started, !isPaused, refreshesOnItsOwn else { return pane.cancelCadence() }
-        let now = clock.now
-        guard let due = pane.nextLoadDue(lastRequested: lastRequested, now: now) else { return pane.cancelCadence() }
-        if due <= now + Self.cadenceSlack {
-            pane.cancelCadence()
-            // Reports `requested` at once, which brings every pane of the resource back here.
-            pane.resource.load()
-            // A load started early keeps the schedule: the next one is due `every` after this
-            // one was due, not after it started, or early starts would add up (two panes every
-            // 100 ms, batched together, were each loaded every 50 ms).
-            if due > now, let shown = panesByResource[ObjectIdentifier(pane.resource)], let requested = shown.lastRequested, requested < due {
-                shown.lastRequested = due
-            }
-        } else {
-            pane.scheduleCadence(at: due, now: now, scheduler: scheduler) { [weak self, weak pane] in
-                if let self, let pane { self.updateCadence(of: pane) }
-            }
+    /// A pane for each probe, observing its resource for the overlay (after the monitor does).
+    private func buildPanes(for probes: [Probe]) {
+        detachPanes()
+        panes = probes.map { probe in
+            Pane(probe: probe, display: valueDisplay) { [weak self] in self?.send(.resourceChanged) }
         }
     }
 
     /// Reloads every resource once, as a key press (`R`).
     func reloadAll() {
-        for shown in panesByResource.values {
-            guard let first = shown.panes.first else { continue }
-            let request = first.reload()
-            for pane in shown.panes.dropFirst() { pane.overlay.trackManualLoad(request) }
+        let panesByProbe = Dictionary(panes.map { (ObjectIdentifier($0.probe), $0) }) { first, _ in first }
+        for (probes, request) in monitor.reloadAll() {
+            for probe in probes { panesByProbe[ObjectIdentifier(probe)]?.overlay.trackManualLoad(request) }
         }
+    }
+
+    /// The probes of the resource a pane shows.
+    public func history(for pane: Pane) -> ProbeHistory? {
+        monitor.history(for: pane.probe)
     }
 
     // MARK: Messages
@@ -393,7 +262,6 @@ public final class DashboardApp {
         case .resized:
             requestFrame(urgent: true)
         case .resourceChanged:
-            onStateChange?()
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
             // even if the screen was idle and the next tick was a minute away. When nothing loads
             // any more, a tick set for spinners is set again for the next age or minute.
@@ -409,7 +277,6 @@ public final class DashboardApp {
             requestFrame()
         case .configReloaded(let outcome):
             applyReload(outcome)
-            onStateChange?()
         case .notice(let text):
             statusMessage = redactor.redact(text)
             onNotice?(statusMessage ?? "")
@@ -418,35 +285,18 @@ public final class DashboardApp {
     }
 
     private func applyReload(_ outcome: ConfigReloader.Outcome) {
-        switch outcome {
-        case .reloaded(let newSpec):
-            let selectedTitle = selectedPane?.spec.title
-            let counts = countsByPane()
-            stop()
-            spec.liveReports.onReport(nil)
-            spec = newSpec
-            listenForLiveReports()
-            // The new spec's redactor also masks what the old one did (`retiredSecrets`).
-            redactor = Redactor(newSpec)
-            // Resources hold their service, the service caches them, and its configuration may
-            // hold a login session holding one: the old service lets go of all, and all can go.
-            services.tearDown()
-            services = makeServices(newSpec)
+        let selectedTitle = selectedPane?.spec.title
+        switch monitor.apply(outcome) {
+        case .reloaded:
             statusMessage = nil
-            start()
-            restoreCounts(counts)
-            recountAll()
-            // Histories continue for requests still shown; the rest go.
-            let shown = Set(panes.map(\.historyKey))
-            histories = histories.filter { shown.contains($0.key) }
+            requestFrame(urgent: true)
+            scheduleTick()
             let visible = visiblePanes
             if let title = selectedTitle, let index = visible.firstIndex(where: { $0.spec.title == title }) {
                 select(index, in: visible)
             }
-        case .rejected(let errors):
-            let first = errors.problems.first.map(\.description) ?? "invalid config"
-            let more = errors.problems.count > 1 ? " (+\(errors.problems.count - 1) more)" : ""
-            statusMessage = redactor.redact("config not reloaded: \(first)\(more); still running the previous config")
+        case .rejected(let line):
+            statusMessage = line
             requestFrame()
         case .unchanged:
             break

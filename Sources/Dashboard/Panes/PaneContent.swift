@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import Monitor
 import ResourceEngine
 import TerminalUI
 
@@ -12,27 +13,22 @@ import TerminalUI
 /// a frame only draws the screenful it shows — however large the body.
 @MainActor
 final class PaneContent {
-    let shape: PaneContentShape
-    let content: any Sendable
+    /// The content with the pane's `select` and `show` applied, and what the probe made of it.
+    let check: ContentCheck
+    var shape: PaneContentShape { check.shape }
+    var content: any Sendable { check.content }
     /// The value after `select`, or a message saying why select did not fit.
-    let selected: Result<JSON, PaneContentError>
+    var selected: Result<JSON, ContentCheck.SelectionError> { check.selected }
     let display: ValueDisplay
 
-    init(shape: PaneContentShape, content: any Sendable, display: ValueDisplay = ValueDisplay()) {
-        self.shape = shape
-        self.content = content
+    init(check: ContentCheck, display: ValueDisplay = ValueDisplay()) {
+        self.check = check
         self.display = display
-        selected = PaneContent.select(shape.select, in: PaneContent.json(from: content))
     }
 
-    private static func select(_ select: String?, in value: JSON) -> Result<JSON, PaneContentError> {
-        guard let select else { return .success(value) }
-        guard let path = PathCache.path(select) else { return .failure(PaneContentError(message: "select: invalid path \(select)")) }
-        do {
-            return .success(try path.evaluate(value))
-        } catch {
-            return .failure(PaneContentError(message: "select \(error)"))
-        }
+    /// The content of `shape` over `content` (already redacted), checked here.
+    convenience init(shape: PaneContentShape, content: any Sendable, display: ValueDisplay = ValueDisplay()) {
+        self.init(check: ContentCheck(shape: shape, content: content), display: display)
     }
 
     // Derived once, on first use, and bounded (see `Limits`).
@@ -112,68 +108,11 @@ final class PaneContent {
     /// What a pane keeps for display (see `PaneContentLimits`).
     typealias Limits = PaneContentLimits
 
-    /// `text` cut to `limit` characters, saying how much was left out.
-    static func bounded(_ text: String, to limit: Int) -> String {
-        guard text.utf8.count > limit, text.count > limit else { return text }
-        let kept = text.prefix(limit)
-        return kept + "… (\(text.count - limit) more characters)"
-    }
+    /// Why the value cannot be shown as the pane says, or nil (see `ContentCheck.problem`).
+    var problem: String? { check.problem }
 
-    struct PaneContentError: Error {
-        let message: String
-    }
-
-    /// Why the value cannot be shown as the pane says, or nil: the `select` failed, a table's
-    /// value is not a list of objects, or none of the listed fields or columns is there at all (a
-    /// path that is sometimes absent shows "—"; one that never is means the path is wrong).
-    lazy var problem: String? = {
-        let value: JSON
-        switch selected {
-        case .failure(let error): return error.message
-        case .success(let selected): value = selected
-        }
-        switch shape.show {
-        case .table:
-            guard let items = value.arrayValue else { return "table: expected a list of objects, got \(value.kindName)" }
-            guard let first = items.first else { return nil }
-            guard let columns = shape.columns else {
-                // A list of strings or numbers is one column; a list of lists is not a table.
-                return first.arrayValue != nil ? "table: expected a list of objects or of values, got a list of lists" : nil
-            }
-            let paths = columns.compactMap { PathCache.path($0.path) }
-            let found = items.contains { item in paths.contains { $0.lookup(item) != nil } }
-            return found ? nil : "columns: none of \(columns.map(\.path).joined(separator: ", ")) is in the list's items"
-        case .fields:
-            guard let fields = shape.fields, !fields.isEmpty else { return nil }
-            let found = fields.contains { PathCache.path($0.path)?.lookup(value) != nil }
-            return found ? nil : "fields: none of \(fields.map(\.path).joined(separator: ", ")) is in the \(value.kindName)"
-        case .value:
-            guard let thresholds = shape.thresholds, thresholds.level(of: value) == .fail, let fail = thresholds.fail else { return nil }
-            return "\(PaneContent.inline(value)) meets the fail threshold \(Thresholds.written(fail))"
-        case .text, .json:
-            return nil
-        }
-    }()
-
-    /// "0.85 meets the warn threshold > 0.8" when a value pane's value meets `thresholds.warn`
-    /// (and not `fail`), else nil.
-    var warning: String? {
-        guard shape.show == .value, let thresholds = shape.thresholds, let warn = thresholds.warn,
-            case .success(let value) = selected, thresholds.level(of: value) == .warn
-        else { return nil }
-        return "\(PaneContent.inline(value)) meets the warn threshold \(Thresholds.written(warn))"
-    }
-
-    /// Content as JSON: parsed JSON as is, text as a string, bytes as text when they are UTF-8.
-    static func json(from content: any Sendable) -> JSON {
-        switch content {
-        case let json as JSON: json
-        case let text as String: .string(text)
-        case let data as Data:
-            String(validating: data, as: UTF8.self).map(JSON.string) ?? .string("\(data.count) bytes of binary data")
-        default: .string(String(describing: content))
-        }
-    }
+    /// A warn threshold the value meets, or nil (see `ContentCheck.warning`).
+    var warning: String? { check.warning }
 
     /// Content as JSON when it is JSON, or text or bytes that parse as JSON; else nil.
     nonisolated static func jsonIfParsed(_ content: any Sendable) -> JSON? {
@@ -185,19 +124,8 @@ final class PaneContent {
         }
     }
 
-    /// One-line text for a value, at most `Limits.value` characters: strings bare, null as "—",
-    /// containers as compact JSON.
-    static func inline(_ value: JSON) -> String {
-        switch value {
-        case .string(let s): bounded(s, to: Limits.value)
-        case .null: "—"
-        case .bool(let b): b ? "true" : "false"
-        case .int(let i): String(i)
-        case .double(let d): JSON.format(d)
-        case .bigInteger(let digits): bounded(digits, to: Limits.value)
-        case .array, .object: bounded((try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "", to: Limits.value)
-        }
-    }
+    /// One-line text for a value (see `ContentCheck.inline`).
+    static func inline(_ value: JSON) -> String { ContentCheck.inline(value) }
 
     /// Lines of plain text for the value (text and json modes): at most `Limits.lines`, each at
     /// most `Limits.lineLength` characters, with a last line saying what was left out.
@@ -214,7 +142,7 @@ final class PaneContent {
             lines.append("… \(total - Limits.lines) more lines")
         }
         for index in lines.indices where lines[index].utf8.count > Limits.lineLength {
-            lines[index] = bounded(lines[index], to: Limits.lineLength)
+            lines[index] = lines[index].bounded(to: Limits.lineLength)
         }
         return lines
     }
@@ -296,7 +224,7 @@ final class PaneContent {
         let text = shape.show == .fields
             ? fieldPairs(value).prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: "  ")
             : inlineValue(value)
-        let summary = PaneContent.bounded(text, to: Limits.value)
+        let summary = text.bounded(to: Limits.value)
         cachedSummary = summary
         return summary
     }
@@ -391,7 +319,7 @@ final class PaneContent {
             }
             cachedFieldStyles = styles
         } else if let object = value.objectValue {
-            pairs = object.members.prefix(Limits.lines).map { (PaneContent.bounded($0.key, to: Limits.value), PaneContent.inline($0.value)) }
+            pairs = object.members.prefix(Limits.lines).map { ($0.key.bounded(to: Limits.value), PaneContent.inline($0.value)) }
         } else {
             pairs = [("value", PaneContent.inline(value))]
         }
@@ -410,8 +338,8 @@ final class PaneContent {
         let values = shape.columns == nil && items.first.map { $0.objectValue == nil } == true
         let fields = values
             ? [DisplayField(path: "", label: shape.select.map(DisplayField.defaultLabel(for:)) ?? "value")]
-            : shape.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: PaneContent.bounded($0, to: Limits.value), label: $0) }
-        var header = fields.map { PaneContent.bounded($0.label, to: Limits.value) }
+            : shape.columns ?? (items.first?.objectValue?.keys ?? []).map { DisplayField(path: $0.bounded(to: Limits.value), label: $0) }
+        var header = fields.map { $0.label.bounded(to: Limits.value) }
         let paths = fields.map { PathCache.path($0.path) }
         let colored = fields.contains { !$0.colors.isEmpty }
         var found = items.prefix(Limits.lines).map { item in values ? [item] : paths.map { path in path.flatMap { $0.lookup(item) } } }

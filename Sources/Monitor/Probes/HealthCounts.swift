@@ -1,16 +1,16 @@
 /// The header's counts (✓ ◐ ✗ ⚠ ⟳), kept up to date as panes change rather than recounted on
 /// every frame: a pane's state changes only with its resource's events, and a thousand panes
 /// counted five times a second was a measurable share of the dashboard's time.
-struct HealthCounts: Equatable {
-    var ok = 0
-    var degraded = 0
-    var failing = 0
-    var unmet = 0
-    var loading = 0
+public struct HealthCounts: Equatable, Sendable {
+    public internal(set) var ok = 0
+    public internal(set) var degraded = 0
+    public internal(set) var failing = 0
+    public internal(set) var unmet = 0
+    public internal(set) var loading = 0
 
     /// What a pane was last counted as.
     struct Counted: Equatable {
-        let health: Pane.Health
+        let health: Probe.Health
         let loading: Bool
     }
 

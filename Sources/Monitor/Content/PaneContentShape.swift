@@ -3,16 +3,17 @@ import DashboardConfig
 /// The part of a pane's spec that says how its content is shown: made once per pane and shared by
 /// every `PaneContent` the pane builds (one reference per response, not a copy of the whole spec
 /// and a retain of each of its parts).
-final class PaneContentShape: Sendable {
-    let show: ShowMode
-    let select: String?
-    let fields: [DisplayField]?
-    let columns: [DisplayField]?
-    let format: ValueFormat?
-    let decimals: Int?
-    let thresholds: Thresholds?
+public final class PaneContentShape: Sendable {
+    public let show: ShowMode
+    public let select: String?
+    public let fields: [DisplayField]?
+    public let columns: [DisplayField]?
+    public let format: ValueFormat?
+    public let decimals: Int?
+    public let thresholds: Thresholds?
 
-    init(_ spec: PaneSpec) {
+    /// The shape `spec` says.
+    public init(_ spec: PaneSpec) {
         show = spec.show
         select = spec.select
         fields = spec.fields

@@ -3,7 +3,7 @@ import Foundation
 import Redaction
 import ResourceEngine
 
-/// The dashboard's panes in Prometheus's text exposition format (0.0.4), for `/metrics`.
+/// The monitor's panes in Prometheus's text exposition format (0.0.4), for `/metrics`.
 ///
 /// One series per pane and metric, labelled `pane` (the title), `url` (the URL as sent, secrets
 /// masked by the pane's redactor), `service` (when named) and `location` (when given). Names
@@ -16,9 +16,9 @@ public enum MetricsExposition {
     public static let states = ["ok", "degraded", "failing", "unmet", "pending"]
 
     @MainActor
-    public static func render(_ app: DashboardApp, location: String?) -> String {
+    public static func render(_ monitor: Monitor, location: String?) -> String {
         var out = ""
-        let panes = app.panes.map { pane in (pane: pane, labels: labels(for: pane, location: location)) }
+        let panes = monitor.probes.map { pane in (pane: pane, labels: labels(for: pane, location: location)) }
         let probed = panes.filter { $0.pane.probeCounts.successes + $0.pane.probeCounts.failures > 0 || $0.pane.resource.latestMetrics != nil }
 
         family(&out, "hammock_probe_success", "gauge", "Whether the pane's latest probe worked: its request, content and expectations (1) or not (0).")
@@ -64,15 +64,15 @@ public enum MetricsExposition {
     }
 
     @MainActor
-    static func stateName(_ health: Pane.Health) -> String {
+    static func stateName(_ health: Probe.Health) -> String {
         switch health {
         case .loading, .waiting: "pending"
-        default: Snapshot.stateName(health)
+        default: health.name
         }
     }
 
     @MainActor
-    static func labels(for pane: Pane, location: String?) -> [(String, String)] {
+    static func labels(for pane: Probe, location: String?) -> [(String, String)] {
         var labels = [("pane", pane.spec.title)]
         if let service = pane.spec.service { labels.append(("service", service)) }
         labels.append(("url", pane.redactor.redactURL(pane.resource.url.absoluteString)))

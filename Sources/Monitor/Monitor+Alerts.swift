@@ -1,0 +1,123 @@
+import DashboardConfig
+import Foundation
+import FoundationNetworking
+import Redaction
+import ResourceEngine
+
+extension Monitor {
+    func setUpAlertActions() {
+        alertActions.onBell = { [weak self] in self?.onBell?() }
+        alertActions.onProblem = { [weak self] alert, message in self?.alertActionFailed(alert, message: message) }
+        alertActions.postWebhook = { [weak self] webhook, body, done in
+            guard let self else { return done("the dashboard stopped") }
+            self.post(webhook, body: body, done: done)
+        }
+    }
+
+    /// Counts a finished probe toward its alert (after its verdict was worked out); logs
+    /// `AlertFiring` / `AlertResolved` and acts when the alert changes.
+    func countProbe(of probe: Probe) {
+        let before = probe.alert
+        let transition = probe.recordProbe(at: clock.now)
+        guard probe.spec.alerts.configured else { return }
+        switch transition {
+        case .none:
+            return
+        case .fired:
+            let message = probe.failure ?? probe.unmetExpectation ?? "failing"
+            log("AlertFiring", probe: probe, message: message, state: probe.health.name)
+            act(.firing, on: probe, message: message, since: probe.alert.troubleSince)
+            scheduleReminder(for: probe)
+        case .resolved:
+            cancelReminder(for: probe)
+            let lasted = before.troubleSince.map { DurationText.format(max(0, (clock.now - $0).rounded())) }
+            let probes = "\(before.failedProbes) failed probe\(before.failedProbes == 1 ? "" : "s")"
+            let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
+            log("AlertResolved", probe: probe, message: message, state: probe.health.name)
+            act(.resolved, on: probe, message: message, since: before.troubleSince)
+        }
+    }
+
+    private func act(_ kind: AlertActions.Alert.Kind, on probe: Probe, message: String, since: TimeInterval?) {
+        guard actsOnAlerts, probe.spec.alerts.hasActions else { return }
+        // A message may be a server's text: no escape sequence reaches a script's log or a
+        // notification, and each value is one line.
+        let alert = AlertActions.Alert(
+            kind: kind, paneID: ObjectIdentifier(probe), pane: oneLine(probe.spec.title), state: probe.health.name,
+            message: oneLine(message), url: oneLine(probe.displayURL), service: probe.spec.service ?? "",
+            status: probe.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: oneLine(spec.title))
+        alertActions.perform(alert, spec: probe.spec.alerts)
+    }
+
+    // MARK: Reminders
+
+    /// While the probe's alert fires, `alerts.remind` after it fired (and after each reminder)
+    /// logs `AlertReminder` and acts again.
+    func scheduleReminder(for probe: Probe) {
+        cancelReminder(for: probe)
+        guard let every = probe.spec.alerts.remind, probe.alert.firing else { return }
+        reminders[ObjectIdentifier(probe)] = scheduler.schedule(after: every) { [weak self, weak probe] in
+            guard let self, let probe, probe.alert.firing, self.probes.contains(where: { $0 === probe }) else { return }
+            // Paused, nothing is checked again: reminding of a state no one re-checks would
+            // page someone about stale news. The reminder waits for the next interval.
+            guard !self.isPaused else { return self.scheduleReminder(for: probe) }
+            let message = probe.failure ?? probe.unmetExpectation ?? "still failing"
+            self.log("AlertReminder", probe: probe, message: message, state: probe.health.name)
+            self.act(.reminder, on: probe, message: message, since: probe.alert.troubleSince)
+            self.scheduleReminder(for: probe)
+            self.onStateChange?()
+            self.onReminder?()
+        }
+    }
+
+    func cancelReminder(for probe: Probe) {
+        reminders.removeValue(forKey: ObjectIdentifier(probe))?.cancel()
+    }
+
+    func cancelReminders() {
+        for reminder in reminders.values { reminder.cancel() }
+        reminders = [:]
+    }
+
+    /// Keeps alert counts (and probe counts, for `/metrics`) across a config reload for probes
+    /// that stay (same title, same request): a reload must neither re-fire an alert nor forget one.
+    func countsByProbe() -> [String: (AlertTracker, ProbeCounts)] {
+        Dictionary(probes.map { ($0.spec.title + "\n" + $0.historyKey, ($0.alert, $0.probeCounts)) }) { first, _ in first }
+    }
+
+    func restoreCounts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
+        for probe in probes {
+            guard let (tracker, counts) = kept[probe.spec.title + "\n" + probe.historyKey] else { continue }
+            probe.alert = tracker
+            probe.probeCounts = counts
+            if tracker.firing { scheduleReminder(for: probe) }
+        }
+    }
+
+    // MARK: Actions
+
+    private func alertActionFailed(_ alert: AlertActions.Alert, message: String) {
+        let text = redactor.redact(message).bounded(to: 500)
+        if let probe = probes.first(where: { ObjectIdentifier($0) == alert.paneID }) {
+            log("AlertActionFailed", probe: probe, message: text)
+        }
+        onAlertActionFailed?("alert for \(alert.pane): \(text)")
+    }
+
+    /// A webhook's POST, through the engine: the service's TLS and timeouts for its URL.
+    private func post(_ webhook: WebhookSpec, body: JSON, done: @escaping @MainActor (String?) -> Void) {
+        let resource = services.main.resource(absoluteURL: webhook.url.value)
+        resource.request(.post, json: body) { request in
+            for header in webhook.headers { request.setValue(header.value.value, forHTTPHeaderField: header.name) }
+        }
+        .onCompletion { [redactor] info in
+            switch info.response {
+            case .success:
+                done(nil)
+            case .failure(let error):
+                let status = error.httpStatusCode.map { "\($0) " } ?? ""
+                done(redactor.redact("webhook \(webhook.url.display): \(status)\(error.userMessage)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import DashboardConfig
+import Foundation
+import Redaction
+import ResourceEngine
+
+/// One pane's probing: its spec, the resource it watches, and what the latest probes say of it
+/// (verdict, unmet expectation, content problem, alert counts, `/metrics` counts, cadence).
+///
+/// The monitor judges it after each of its resource's events; screens, `snapshot` and `/metrics`
+/// read it. It draws nothing and knows no terminal.
+@MainActor
+public final class Probe {
+    /// How the header counts a pane.
+    public enum Health: Equatable, Sendable {
+        /// It shows what it should: data (or an error status its expectations ask for), nothing
+        /// failed on the way, every expectation met.
+        case ok
+        /// The latest load failed, or its data cannot be shown as the pane says (see `failure`).
+        case failing
+        /// The data arrived but an expectation does not hold (see `unmetExpectation`).
+        case unmet
+        /// Trouble short of failing (see `degradedReason`): failed probes fewer than `failAfter`
+        /// in a row, good ones fewer than `recoverAfter` since it failed, or a `thresholds.warn`.
+        case degraded
+        case loading, waiting
+
+        /// The state's name in `snapshot`, `/api/panes`, `/metrics` and alert events.
+        public var name: String {
+            switch self {
+            case .ok: "ok"
+            case .failing: "failing"
+            case .unmet: "unmet"
+            case .degraded: "degraded"
+            case .loading: "loading"
+            case .waiting: "waiting"
+            }
+        }
+    }
+
+    public let spec: PaneSpec
+    public let resource: Resource
+    /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
+    public let displayURL: String
+    /// Takes secrets out of everything the pane shows.
+    public let redactor: Redactor
+    /// What the pane's probe history is kept under: its service and its resource's identity (the
+    /// URL and the request), so panes of two services never share one.
+    public let historyKey: String
+    /// Seconds between refreshes, start to start (`every`, else the configured expiration).
+    public let every: TimeInterval
+    /// How the content is shown, taken from `spec` once.
+    public let contentShape: PaneContentShape
+    /// When the pane's first load may start (its phase): thousands of panes do not all start in
+    /// the same instant, and keep their spread afterwards (refreshes go start to start).
+    var firstLoadNotBefore: TimeInterval?
+    /// Why the latest response misses an expectation, or nil when all hold.
+    public internal(set) var unmetExpectation: String?
+    /// Why the data cannot be shown as the pane says (a `select` path that is missing, a table
+    /// over something that is not a list), or nil.
+    public internal(set) var contentProblem: String?
+    /// The refresh waiting to run, and when it is due on the engine clock.
+    var cadence: ScheduledAction?
+    var cadenceDue: TimeInterval?
+    /// The shown content with the spec applied; made again only when the content changes.
+    private var cachedCheck: ContentCheck?
+    /// The content `cachedCheck` was made from, when JSON or text, and the redactor's secrets then.
+    private var cachedSource: (content: Source, secrets: Int)?
+    /// Counts the checks made, so a screen knows when to build its view of the content again.
+    public private(set) var contentGeneration = 0
+
+    private enum Source {
+        case json(JSON), text(String)
+
+        init?(_ content: any Sendable) {
+            switch content {
+            case let json as JSON: self = .json(json)
+            case let text as String: self = .text(text)
+            default: return nil
+            }
+        }
+
+        /// The very content this was (see `JSON.isIdentical(to:)`).
+        func isIdentical(to content: any Sendable) -> Bool {
+            switch self {
+            case .json(let json): (content as? JSON).map(json.isIdentical(to:)) ?? false
+            case .text(let text): (content as? String) == text
+            }
+        }
+    }
+
+    /// A probe of `resource` as `spec` says.
+    public init(spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, displayURL: String? = nil, redactor: Redactor = .none) {
+        self.spec = spec
+        contentShape = PaneContentShape(spec)
+        self.resource = resource
+        self.historyKey = (spec.service.map { "service \($0) " } ?? "") + resource.identity
+        self.displayURL = displayURL ?? redactor.redactURL(resource.url.absoluteString)
+        self.redactor = redactor
+        self.every = every ?? spec.every ?? DashboardSpec.defaultRefreshInterval
+    }
+
+    // MARK: Verdict
+
+    /// True when the latest load failed with an HTTP status that this pane's expectations ask
+    /// for ("status == 401" on a 401): then it is a working pane showing the answer's body. An
+    /// error status they do not ask for (a 503 where they say `status == 200`) is a failure
+    /// like any other, and says its status and message first.
+    public var errorIsExpected: Bool {
+        statusAnswersExpectations && spec.expectsStatus && resource.latestError?.httpStatusCode != nil
+    }
+
+    /// Whether the latest error's status meets every expectation about the status (worked out
+    /// by `evaluate` for each finished load).
+    private var statusAnswersExpectations = false
+
+    /// When the pane last had an answer to show (data, or an error status it expects), on the
+    /// engine clock: "last answer 5m ago" once it fails with neither.
+    public private(set) var lastAnswerTime: TimeInterval?
+
+    /// What the pane shows: the latest data, or the body of an error response its expectations
+    /// asked for.
+    public var shownEntity: Entity? {
+        if errorIsExpected, let error = resource.latestError {
+            return error.entity ?? Entity(content: "", timestamp: error.timestamp)
+        }
+        return resource.latestData
+    }
+
+    /// The pane's state: the latest probe's verdict, weighed by the probes before it
+    /// (`alerts.failAfter`, `alerts.recoverAfter`) and the warn threshold.
+    public var health: Health {
+        let verdict = self.verdict
+        switch verdict {
+        case .failing, .unmet: return alert.firing ? verdict : .degraded
+        case .ok: return alert.firing || thresholdWarning != nil ? .degraded : .ok
+        case .degraded, .loading, .waiting: return verdict
+        }
+    }
+
+    /// Why the pane is degraded ("1 of 3 failed probes before it fails", "recovering: 1 of 2
+    /// good probes", "0.85 meets the warn threshold > 0.8"), or nil when it is not.
+    public var degradedReason: String? {
+        guard health == .degraded else { return nil }
+        let alerts = spec.alerts
+        if alert.firing {
+            return "recovering: \(alert.goodInARow) of \(alerts.recoverAfter) good probes"
+        }
+        if verdict != .ok {
+            return "\(alert.badInARow) of \(alerts.failAfter) failed probes before it fails"
+        }
+        return thresholdWarning
+    }
+
+    /// What the header last counted this pane as.
+    var counted: HealthCounts.Counted?
+
+    /// The alert's counts: failed and good probes in a row, firing or not.
+    public internal(set) var alert = AlertTracker()
+
+    /// "0.85 meets the warn threshold > 0.8", or nil.
+    public internal(set) var thresholdWarning: String?
+
+    /// Probes since the pane started, for `/metrics`.
+    public internal(set) var probeCounts = ProbeCounts()
+
+    /// Counts a finished probe (after `evaluate`) toward the pane's alert and its metrics.
+    func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
+        let good = verdict == .ok
+        probeCounts.record(ok: good, answered: !resource.hasError || errorIsExpected, latency: resource.latestMetrics?.latency)
+        return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
+    }
+
+    /// What the latest probe alone says. Asked for every pane on every frame (the header's
+    /// counts): it looks at the resource without copying its entity (`shownEntity != nil` is
+    /// "an expected error, or data").
+    public var verdict: Health {
+        let expected = errorIsExpected
+        if !expected, resource.hasError { return .failing }
+        if contentProblem != nil { return .failing }
+        if unmetExpectation != nil { return .unmet }
+        if expected || resource.hasData { return .ok }
+        return resource.isLoading ? .loading : .waiting
+    }
+
+    /// Why the pane is failing ("Service Unavailable", "select items: no member…"), or nil.
+    public var failure: String? {
+        if resource.hasError, !errorIsExpected { return displayedError }
+        return contentProblem
+    }
+
+    /// The latest error's message as shown: redacted and at most 2,000 characters (a server can
+    /// put megabytes into an error body's message); worked out once per error, not per frame.
+    public var displayedError: String? {
+        guard let error = resource.latestError else { return nil }
+        if let cached = displayedErrorCache, cached.timestamp == error.timestamp, cached.source == error.userMessage.utf8.count {
+            return cached.text
+        }
+        let text = redactor.redact(error.userMessage).bounded(to: 2_000)
+        displayedErrorCache = (error.timestamp, error.userMessage.utf8.count, text)
+        return text
+    }
+    private var displayedErrorCache: (timestamp: TimeInterval, source: Int, text: String)?
+
+    /// The shown entity with the spec applied (redacted); made once per new content.
+    public var contentCheck: ContentCheck? {
+        guard let entity = shownEntity else { return nil }
+        if let cachedCheck { return cachedCheck }
+        let secrets = redactor.secretsVersion
+        let check = ContentCheck(shape: contentShape, content: redactor.redact(content: entity.content))
+        cachedCheck = check
+        cachedSource = Source(entity.content).map { ($0, secrets) }
+        contentGeneration += 1
+        return check
+    }
+
+    /// After an event: new data whose content is the very value the check was made from (the
+    /// pipeline hands a byte-identical body the content it made before) keeps the check, unless
+    /// a secret has been learnt since; anything else is checked again when next asked.
+    func contentMayHaveChanged(by event: ResourceEvent) {
+        switch event {
+        case .newData:
+            guard cachedCheck != nil else { return }
+            if let source = cachedSource, let entity = shownEntity, source.secrets == redactor.secretsVersion,
+                source.content.isIdentical(to: entity.content)
+            {
+                return
+            }
+            cachedCheck = nil
+        case .error:
+            cachedCheck = nil
+        default:
+            break
+        }
+    }
+
+    /// Re-checks the expectations and whether the content can be shown, after a finished load.
+    /// Returns which verdicts changed.
+    func evaluate() -> (expectations: Bool, content: Bool) {
+        statusAnswersExpectations = false
+        if spec.expectsStatus, let status = resource.latestError?.httpStatusCode {
+            let observation = Expectation.Observation(statusCode: status, latency: nil, body: nil, headers: [:])
+            statusAnswersExpectations = spec.expect.allSatisfy { expectation in
+                guard case .status = expectation.operand else { return true }
+                return expectation.failure(in: observation) == nil
+            }
+        }
+        if let shown = shownEntity { lastAnswerTime = max(lastAnswerTime ?? shown.timestamp, shown.timestamp) }
+        let check = contentCheck
+        let problem = check?.problem
+        thresholdWarning = problem == nil ? check?.warning : nil
+        let contentChanged = problem != contentProblem
+        contentProblem = problem
+        return (evaluateExpectations(), contentChanged)
+    }
+
+    /// Checks the expectations against the latest response; returns whether the verdict changed.
+    private func evaluateExpectations() -> Bool {
+        guard !spec.expect.isEmpty else { return false }
+        let metrics = resource.latestMetrics
+        let entity = resource.latestError.map { $0.entity } ?? resource.latestData
+        let observation = Expectation.Observation(
+            statusCode: metrics?.statusCode, latency: metrics?.latency, content: entity?.content, headers: entity?.headers ?? [:],
+            certificateExpiresIn: metrics.flatMap { metrics in metrics.certificate.map { $0.notAfter - metrics.finishedAt } })
+        let verdict = spec.expect.lazy.compactMap { $0.failure(in: observation) }.first.map { self.redactor.redact($0).bounded(to: 2_000) }
+        defer { unmetExpectation = verdict }
+        return verdict != unmetExpectation
+    }
+
+    // MARK: Loading
+
+    /// Loads unless fresh or already loading (`Resource.loadIfNeeded()`).
+    @discardableResult
+    public func loadIfNeeded() -> Request? {
+        resource.loadIfNeeded()
+    }
+
+    // MARK: Cadence
+
+    /// When the pane should next load, on the engine clock, or nil while a load is in flight
+    /// (its end decides). After a failure: `retry` after it, then twice as long after each
+    /// failure in a row, up to `backoff` (its `every` unless it says) — a server that is down is
+    /// not asked every second. Otherwise `every` after the latest load of its resource started
+    /// (whichever pane or key started it), or after the data's own time when it came from the
+    /// cache; at once when there is neither.
+    func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
+        if resource.isLoading { return nil }
+        if let error = resource.latestError, !errorIsExpected {
+            // From the failure, or from when the failed load was due if it started early.
+            return max(error.timestamp, lastRequested ?? 0) + retryWait
+        }
+        if let lastRequested { return lastRequested + every }
+        let phase = firstLoadNotBefore ?? now
+        if let data = resource.latestData { return max(data.timestamp + every, phase) }
+        return max(now, phase)
+    }
+
+    /// How long a failing pane waits before its next try: `retry`, doubled for each failed probe in
+    /// a row after the first, at most `backoff` (its `every` unless it says; never less than
+    /// `retry`). `retry: 0` must not retry a refused connection back to back.
+    var retryWait: TimeInterval {
+        let retry = max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
+        let limit = max(retry, spec.backoff ?? every)
+        let doublings = Double(max(0, min(alert.badInARow - 1, 30)))
+        return min(retry * pow(2, doublings), limit)
+    }
+
+    /// Runs `action` at `due` unless something already runs no later.
+    func scheduleCadence(at due: TimeInterval, now: TimeInterval, scheduler: any DashboardScheduler, _ action: @escaping @MainActor () -> Void) {
+        if let cadenceDue, cadence != nil, cadenceDue <= due { return }
+        cadence?.cancel()
+        cadenceDue = due
+        cadence = scheduler.schedule(after: max(0, due - now)) { [weak self] in
+            self?.cadence = nil
+            self?.cadenceDue = nil
+            action()
+        }
+    }
+
+    func cancelCadence() {
+        cadence?.cancel()
+        cadence = nil
+        cadenceDue = nil
+    }
+}
