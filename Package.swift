@@ -158,6 +158,10 @@ let package = Package(
             ]
                 + flyingFox,
             swiftSettings: strict),
+        .testTarget(
+            name: "MonitorTests",
+            dependencies: ["Monitor", "DashboardConfig", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
+            swiftSettings: strict),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "ResourceEngine", "HammockHarness"], swiftSettings: strict),
         .testTarget(name: "HammockHarnessTests", dependencies: ["HammockHarness", "ResourceEngineTesting"], swiftSettings: strict),
     ]

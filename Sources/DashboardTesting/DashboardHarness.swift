@@ -2,6 +2,7 @@ import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

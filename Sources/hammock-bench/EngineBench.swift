@@ -2,6 +2,7 @@ import Dashboard
 import DashboardConfig
 import DashboardTesting
 import Foundation
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import Synchronization

@@ -3,6 +3,7 @@ import Dashboard
 import DashboardConfig
 import Foundation
 import HammockHarness
+import Monitor
 import Redaction
 import ResourceEngine
 import ResourceEngineTesting

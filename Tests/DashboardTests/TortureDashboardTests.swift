@@ -3,6 +3,7 @@ import DashboardConfig
 import DashboardTesting
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI

@@ -1,4 +1,4 @@
-import Dashboard
+
 import Dispatch
 @testable import Monitor
 import ResourceEngineTesting

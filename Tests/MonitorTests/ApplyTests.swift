@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 import Glibc
 import HammockHarness
+@testable import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import Testing

@@ -1,3 +1,4 @@
+import DashboardConfig
 import Dispatch
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import DashboardConfig
 import Foundation
 import ResourceEngine
 
