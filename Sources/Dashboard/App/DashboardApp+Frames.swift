@@ -66,10 +66,11 @@ extension DashboardApp {
         frameScheduled = false
         urgentFrameScheduled = false
         heldFrameReleased = false
-        swap(&panesOnScreen, &panesOnScreenBefore)
-        let sent = terminal.draw { buffer in render(into: &buffer) }
+        swap(&drawn, &drawnBefore)
+        let view = view(of: model)
+        let sent = terminal.draw { buffer in view.render(into: &buffer) }
         // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
-        if tickAction != nil, !panesOnScreen.elementsEqual(panesOnScreenBefore, by: ===) { scheduleTick() }
+        if tickAction != nil, !drawn.panes.elementsEqual(drawnBefore.panes, by: ===) { scheduleTick() }
         onFrame?(sent)
         return sent
     }

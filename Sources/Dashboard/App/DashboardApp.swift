@@ -6,35 +6,22 @@ import Redaction
 import ResourceEngine
 import TerminalUI
 
-/// The dashboard: the screen over a `Monitor`, keys, frames and the screen's timers.
+/// The dashboard's runtime: the bubbletea loop over a `Monitor`.
 ///
-/// One mutation path: keys, resizes, resource events, timers and config reloads arrive as
-/// `Message`s through `send(_:)`; the app changes its state and asks for a frame; frames are
-/// coalesced, so many messages in one main-queue turn draw once, and an unchanged frame writes
-/// nothing (the terminal's diff). Everything runs headless with a `TestBackend`, fake networking
-/// and a manual scheduler.
+/// Keys, resizes, resource changes, ticks and config reloads arrive as `DashboardMessage`s
+/// through `send(_:)`; `DashboardModel.update` changes the model and returns effects as data;
+/// the runtime carries them out (loads, the clipboard, the pager, timers, frames) after it
+/// returns, and messages those effects cause wait their turn: `send` never runs inside itself.
+/// Frames draw the model through `DashboardView`, coalesced and paced; an unchanged frame writes
+/// nothing (the terminal's diff). Everything runs headless with a `TestBackend`, fake
+/// networking and a manual scheduler.
 @MainActor
 public final class DashboardApp {
-    /// Everything that can change the dashboard.
-    public enum Message: Sendable {
-        case key(KeyEvent)
-        case resized
-        case resourceChanged
-        case tick
-        case configReloaded(ConfigReloader.Outcome)
-        /// Something the user should know, for the status line ("the config is not watched: …").
-        case notice(String)
-    }
+    public typealias Message = DashboardMessage
+    public typealias Mode = DashboardModel.Mode
 
-    /// Which screen is in front.
-    public enum Mode: Equatable, Sendable {
-        case normal, help, events, filtering
-        /// Typing a search in a zoomed detail view.
-        case searching
-        /// The selected pane's request as a curl command (`c`).
-        case curl
-    }
-
+    /// The screen's state: changed only by `update`, in `send`.
+    public private(set) var model = DashboardModel()
     /// What the panes' probes say: cadence, verdicts, alerts, histories, the event log.
     public let monitor: Monitor
     public var spec: DashboardSpec { monitor.spec }
@@ -57,39 +44,23 @@ public final class DashboardApp {
 
     /// Index into `visiblePanes` of the selected pane: the pane the user chose, wherever a
     /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
-    public var selection: Int { selectionIndex(in: visiblePanes) }
-    /// The pane the user chose, and the index it had then (used when it is no longer visible).
-    var chosenPane: ObjectIdentifier?
-    var chosenIndex = 0
-    public internal(set) var isZoomed = false
+    public var selection: Int { model.selectionIndex(in: visiblePanes.map { ObjectIdentifier($0) }) }
+    public var isZoomed: Bool { model.isZoomed }
     /// The zoomed pane's view (data, response, request, timing, error).
-    public internal(set) var zoomView: ZoomView = .data
+    public var zoomView: ZoomView { model.zoomView }
     /// What `/` searches for in a zoomed detail view.
-    public internal(set) var zoomSearch = ""
-    /// "no match" after a search that found nothing, for the footer.
-    var searchMissed = false
+    public var zoomSearch: String { model.zoomSearch }
     /// The curl command `c` made, shown while `mode` is `.curl`.
-    public internal(set) var curlCommand = ""
-    /// The event log's view: a text filter (`/`), only the selected pane's events (`f`), and how
-    /// many lines it is scrolled up from the newest.
-    public internal(set) var eventFilter = ""
-    public internal(set) var eventsOfSelectedPaneOnly = false
-    var eventScroll = 0
-    /// True while `/` in the event log takes typing.
-    var typingEventFilter = false
-    /// Pretty, redacted bodies the zoom views showed last, by pane, answer time and kind (data or
-    /// error): a frame of a zoomed 8 MiB body must not pretty-print it again.
-    var prettyBodies: [PrettyBodyKey: [String]] = [:]
-    struct PrettyBodyKey: Hashable {
-        let pane: ObjectIdentifier
-        let timestamp: TimeInterval
-        let isError: Bool
-    }
+    public var curlCommand: String { model.curlCommand }
+    public var eventFilter: String { model.eventFilter }
+    public var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
-    public internal(set) var flash: String?
-    public internal(set) var mode: Mode = .normal
-    public internal(set) var filter = ""
-    public internal(set) var sortFailingFirst = false
+    public var flash: String? { model.flash }
+    public var mode: Mode { model.mode }
+    public var filter: String { model.filter }
+    public var sortFailingFirst: Bool { model.sortFailingFirst }
+    /// Memoised by the view between frames.
+    let caches = ViewCaches()
     /// While paused nothing refreshes on its own; resuming refreshes whatever has fallen due.
     public var isPaused: Bool {
         get { monitor.isPaused }
@@ -111,13 +82,12 @@ public final class DashboardApp {
         set { monitor.actsOnAlerts = newValue }
     }
     /// A message for the status line (a rejected config reload), shown until the next good reload.
-    public internal(set) var statusMessage: String?
+    public var statusMessage: String? { model.statusMessage }
     public var eventLog: EventLog { monitor.eventLog }
     /// Recent probes by resource (`Pane.historyKey`), shared by the panes showing that resource.
     public var histories: [String: ProbeHistory] { monitor.histories }
     /// Frames drawn so far.
     public internal(set) var framesDrawn = 0
-    var spinnerTick = 0
 
     /// Called when the user quits, with the exit status.
     public var onQuit: (@MainActor (Int32) -> Void)?
@@ -152,10 +122,11 @@ public final class DashboardApp {
     var frameToken = 0
     /// When background frames are drawn, on the uptime clock.
     var pacing: FramePacing
-    /// The panes the latest frame showed, in any view (set by `render`).
-    var panesOnScreen: [Pane] = []
+    /// The panes the latest frame showed, in any view (what the view drew).
+    var drawn = DrawnPanes()
     /// The frame before's, kept to compare with (its storage is reused: no array per frame).
-    var panesOnScreenBefore: [Pane] = []
+    var drawnBefore = DrawnPanes()
+    var panesOnScreen: [Pane] { drawn.panes }
     var tickAction: ScheduledAction?
     /// The pending tick is for spinners (something was loading when it was set).
     private var tickIsForSpinners = false
@@ -198,10 +169,7 @@ public final class DashboardApp {
         monitor.onReminder = { [weak self] in self?.send(.resourceChanged) }
         monitor.onNotice = { [weak self] message in self?.send(.notice(message)) }
         monitor.onBell = { [weak self] in self?.terminal?.bell() }
-        monitor.onAlertActionFailed = { [weak self] line in
-            self?.flash = line
-            self?.requestFrame()
-        }
+        monitor.onAlertActionFailed = { [weak self] line in self?.send(.flash(line)) }
     }
 
     // MARK: Life cycle
@@ -227,8 +195,8 @@ public final class DashboardApp {
     private func detachPanes() {
         for pane in panes { pane.detach() }
         panes = []
-        panesOnScreen = []
-        panesOnScreenBefore = []
+        drawn.panes = []
+        drawnBefore.panes = []
     }
 
     /// A pane for each probe, observing its resource for the overlay (after the monitor does).
@@ -254,54 +222,88 @@ public final class DashboardApp {
 
     // MARK: Messages
 
-    /// The one way to change the dashboard.
-    public func send(_ message: Message) {
+    /// Messages waiting while `send` carries out effects (a load reports `requested` at once).
+    private var pending: [DashboardMessage] = []
+    private var sending = false
+
+    /// The one way to change the dashboard: `update`, then its effects, then whatever messages
+    /// those caused, in order.
+    public func send(_ message: DashboardMessage) {
         switch message {
-        case .key(let key):
-            handleKey(key)
-        case .resized:
-            requestFrame(urgent: true)
-        case .resourceChanged:
-            // The resource now loads (a spinner) or has fresh data ("now", then "1s ago"): tick soon
-            // even if the screen was idle and the next tick was a minute away. When nothing loads
-            // any more, a tick set for spinners is set again for the next age or minute.
+        // A notice may come from anywhere (a host, a file): it reaches the model redacted.
+        case .notice(let text): pending.append(.notice(redactor.redact(text)))
+        default: pending.append(message)
+        }
+        guard !sending else { return }
+        sending = true
+        defer { sending = false }
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            // Updated as a copy: the world `update` reads is this runtime, which must not see the
+            // model while it changes (the view it builds reads the model as it was).
+            var changed = model
+            let effects = changed.update(next, world: self)
+            model = changed
+            for effect in effects { perform(effect) }
+        }
+    }
+
+    private func perform(_ effect: DashboardEffect) {
+        switch effect {
+        case .reload(let id): pane(id)?.reload()
+        case .retry(let id): pane(id)?.retry()
+        case .reloadAll: reloadAll()
+        case .setPaused(let paused): monitor.isPaused = paused
+        case .setRawValues(let raw): valueDisplay.raw = raw
+        case .copyToClipboard(let text): terminal?.copyToClipboard(text)
+        case .page(let id): if let pane = pane(id) { openPager(for: pane) }
+        case .suspend: onSuspend?()
+        case .quit(let status): onQuit?(status)
+        case .applyConfig(let outcome): send(.configApplied(monitor.apply(outcome)))
+        case .notify(let text): onNotice?(text)
+        case .frame(let urgent): requestFrame(urgent: urgent)
+        case .tickSoon:
+            // Tick soon even if the screen was idle and the next tick was a minute away. When
+            // nothing loads any more, a tick set for spinners is set again for the next age or minute.
             if tickAction != nil, tickDue - clock.now > 0.2 {
                 scheduleTick(after: 0.2)
             } else if tickIsForSpinners, healthCounts.loading == 0 {
                 scheduleTick()
             }
-            requestFrame()
-        case .tick:
-            spinnerTick += 1
-            scheduleTick()
-            requestFrame()
-        case .configReloaded(let outcome):
-            applyReload(outcome)
-        case .notice(let text):
-            statusMessage = redactor.redact(text)
-            onNotice?(statusMessage ?? "")
-            requestFrame()
+        case .tickAgain: scheduleTick()
         }
     }
 
-    private func applyReload(_ outcome: ConfigReloader.Outcome) {
-        let selectedTitle = selectedPane?.spec.title
-        switch monitor.apply(outcome) {
-        case .reloaded:
-            statusMessage = nil
-            requestFrame(urgent: true)
-            scheduleTick()
-            let visible = visiblePanes
-            if let title = selectedTitle, let index = visible.firstIndex(where: { $0.spec.title == title }) {
-                select(index, in: visible)
-            }
-        case .rejected(let line):
-            statusMessage = line
-            requestFrame()
-        case .unchanged:
-            break
-        }
+    func pane(_ id: PaneID) -> Pane? {
+        panes.first { ObjectIdentifier($0) == id }
     }
+
+    /// Hands the terminal to `$PAGER` with the pane's last answer body (redacted, pretty when JSON).
+    private func openPager(for pane: Pane) {
+        guard let body = view().bodyText(of: pane) else {
+            return send(.flash("no body to page: \(pane.spec.title) has no answer yet"))
+        }
+        guard let onPage else { return send(.flash("no terminal to page in")) }
+        if let problem = onPage(body) { send(.flash(problem)) }
+    }
+
+    /// The view of the model as it stands.
+    func view(of model: DashboardModel? = nil) -> DashboardView {
+        DashboardView(
+            model: model ?? self.model, panes: panes, monitor: monitor, size: terminal?.size ?? Size(columns: 80, rows: 24), clock: clock,
+            timeZone: timeZone, valueDisplay: valueDisplay, caches: caches, drawn: drawn)
+    }
+
+    /// The panes after the filter and the failing-first sort, in display order.
+    public var visiblePanes: [Pane] { view().visiblePanes }
+
+    public var selectedPane: Pane? { view().selectedPane }
+
+    /// "200 · 41 ms · 2s ago ⠋": what a pane's title bar says about its last exchange.
+    public func statusText(for pane: Pane, fitting room: Int = .max) -> String { view().statusText(for: pane, fitting: room) }
+
+    /// The event log's lines as the events view shows them, filtered.
+    public var shownEvents: [String] { view().shownEvents }
 
     /// Ticks when the screen would next read differently with no event: five times a second (the
     /// background frame rate) while a pane on screen loads, for the spinners; otherwise when the
@@ -318,18 +320,14 @@ public final class DashboardApp {
     }
 
     func secondsUntilTheScreenChanges() -> TimeInterval {
-        if panesOnScreen.contains(where: { $0.resource.isLoading }) { return 0.2 }
+        if drawn.panes.contains(where: { $0.resource.isLoading }) { return 0.2 }
         let now = clock.now
         var next = Formatting.untilClockChanges(now)
-        for pane in panesOnScreen {
+        for pane in drawn.panes {
             if let data = pane.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
             if let until = pane.contentValidUntil { next = min(next, max(0, until - now)) }
         }
         // A little past the boundary, so the tick reads the new text.
         return max(0.05, next + 0.01)
-    }
-
-    func quit(_ status: Int32) {
-        onQuit?(status)
     }
 }

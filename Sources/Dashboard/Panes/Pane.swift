@@ -6,7 +6,7 @@ import ResourceEngine
 import TerminalUI
 
 /// One pane on screen: the monitor's `Probe` (what its probes say), the status overlay over it,
-/// and what the screen keeps of it (zoom scroll, table order, the content as drawn).
+/// and its content as drawn (a cache; its zoom scroll and table order are the model's).
 ///
 /// Its overlay observes the resource, owned by the pane itself, so when the pane goes away (quit,
 /// config reload) its observers go with it.
@@ -21,10 +21,6 @@ public final class Pane {
     /// widest, on every frame.
     let titleWidth: Int
     public let overlay: StatusOverlay
-    /// Lines scrolled in zoom.
-    public var scroll = 0
-    /// How a table pane's rows are ordered (zoom, `s`); nil: as the data lists them.
-    public var tableSort: TableSort?
     /// Formatted or raw values, the clock ages are read against (shared by the dashboard's panes).
     let display: ValueDisplay
     private var cachedContent: PaneContent?
@@ -72,18 +68,22 @@ public final class Pane {
 
     // MARK: The screen's
 
-    /// What the pane shows of its entity; built once per content the probe checked.
-    var content: PaneContent? {
+    /// What the pane shows of its entity, its table rows in `sort`'s order (nil: as listed);
+    /// built once per content the probe checked.
+    func content(sortedBy sort: TableSort?) -> PaneContent? {
         guard let check = probe.contentCheck else { return nil }
         if let cachedContent, cachedContent.check === check {
-            cachedContent.tableSort = tableSort
+            cachedContent.tableSort = sort
             return cachedContent
         }
         let content = PaneContent(check: check, display: display)
-        content.tableSort = tableSort
+        content.tableSort = sort
         cachedContent = content
         return content
     }
+
+    /// What the pane shows of its entity, as listed.
+    var content: PaneContent? { content(sortedBy: nil) }
 
     /// When what the pane shows stops being true by itself (a formatted age), or nil.
     var contentValidUntil: TimeInterval? { cachedContent?.formattedValidUntil }

@@ -45,8 +45,6 @@ final class PaneContent {
     var tableSort: TableSort? {
         didSet { if tableSort != oldValue { cachedTable = nil } }
     }
-    /// Rows containing this text are highlighted (a search in zoom); empty: none.
-    var highlight = ""
     /// Per width: wrapped rows before each source line (prefix sums), so a frame wraps only the
     /// lines it shows.
     private var wrappedStarts: [Int: [Int]] = [:]
@@ -148,7 +146,7 @@ final class PaneContent {
     }
 
     /// Renders into `area`, scrolled by `scroll` lines.
-    func render(into area: Rect, buffer: inout Buffer, scroll: Int) {
+    func render(into area: Rect, buffer: inout Buffer, scroll: Int, highlight: String = "") {
         guard !area.isEmpty else { return }
         refreshFormatting()
         let value: JSON

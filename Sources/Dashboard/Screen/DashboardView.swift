@@ -1,10 +1,80 @@
 import DashboardConfig
 import Foundation
 import Monitor
+import Redaction
 import ResourceEngine
 import TerminalUI
 
-extension DashboardApp {
+/// The screen drawn from a copy of the model, the panes and the monitor: it changes nothing it
+/// reads. It returns the panes it drew (`drawn`); what it memoises (pretty bodies, a pane's
+/// content as drawn) lives in caches the runtime owns.
+@MainActor
+struct DashboardView {
+    let model: DashboardModel
+    let panes: [Pane]
+    let monitor: Monitor
+    let size: Size
+    let clock: any EngineClock
+    /// Nil: the system's zone (`LocalTime`).
+    let timeZone: TimeZone?
+    let valueDisplay: ValueDisplay
+    let caches: ViewCaches
+    /// Where `render` lists the panes it drew, in any view.
+    let drawn: DrawnPanes
+
+    var spec: DashboardSpec { monitor.spec }
+    var redactor: Redactor { monitor.redactor }
+    var eventLog: EventLog { monitor.eventLog }
+    var healthCounts: HealthCounts { monitor.healthCounts }
+    var isPaused: Bool { monitor.isPaused }
+    var mode: DashboardModel.Mode { model.mode }
+    var filter: String { model.filter }
+    var sortFailingFirst: Bool { model.sortFailingFirst }
+    var isZoomed: Bool { model.isZoomed }
+    var zoomView: ZoomView { model.zoomView }
+    var zoomSearch: String { model.zoomSearch }
+    var searchMissed: Bool { model.searchMissed }
+    var curlCommand: String { model.curlCommand }
+    var eventFilter: String { model.eventFilter }
+    var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
+    var eventScroll: Int { model.eventScroll }
+    var typingEventFilter: Bool { model.typingEventFilter }
+    var flash: String? { model.flash }
+    var statusMessage: String? { model.statusMessage }
+    var spinnerTick: Int { model.spinnerTick }
+
+    /// The panes after the filter and the failing-first sort, in display order.
+    var visiblePanes: [Pane] {
+        model.visible(panes) { ($0.spec.title, $0.displayURL, $0.health) }
+    }
+
+    var selectedPane: Pane? {
+        let visible = visiblePanes
+        let index = selectionIndex(in: visible)
+        return visible.indices.contains(index) ? visible[index] : nil
+    }
+
+    func selectionIndex(in visible: [Pane]) -> Int {
+        model.selectionIndex(in: visible.map { ObjectIdentifier($0) })
+    }
+
+    /// The probes kept for the resource a pane shows.
+    func history(for pane: Pane) -> ProbeHistory? {
+        monitor.history(for: pane.probe)
+    }
+
+    /// Lines the pane's zoom is scrolled.
+    func scroll(of pane: Pane) -> Int {
+        model.scroll[ObjectIdentifier(pane)] ?? 0
+    }
+
+    /// What the pane shows of its entity, its table in the order the zoom sorts it.
+    func content(of pane: Pane) -> PaneContent? {
+        pane.content(sortedBy: model.tableSort[ObjectIdentifier(pane)])
+    }
+}
+
+extension DashboardView {
     /// The smallest terminal the dashboard draws in.
     public static let minimumSize = Size(columns: 30, rows: 6)
     /// Below this many rows per pane, panes collapse to one line each.
@@ -14,12 +84,12 @@ extension DashboardApp {
 
     /// Columns the grid uses at the current width.
     var gridColumns: Int {
-        let width = terminal?.size.columns ?? 80
+        let width = size.columns
         return max(1, min(spec.layout.columns, width / Self.minimumPaneWidth))
     }
 
     func render(into buffer: inout Buffer) {
-        panesOnScreen.removeAll(keepingCapacity: true)
+        drawn.panes.removeAll(keepingCapacity: true)
         let area = buffer.area
         guard area.width >= Self.minimumSize.columns, area.height >= Self.minimumSize.rows else {
             let message = "Terminal too small: \(area.width)x\(area.height) (Hammock needs \(Self.minimumSize))"
@@ -149,7 +219,7 @@ extension DashboardApp {
         for pane in visible { titleWidth = max(titleWidth, min(24, pane.titleWidth)) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
             let pane = visible[index]
-            panesOnScreen.append(pane)
+            drawn.panes.append(pane)
             let (mark, style) = marker(for: pane)
             let y = area.y + row
             let selected = index == selection
@@ -179,7 +249,7 @@ extension DashboardApp {
     /// A one-line summary: status, latency, and the data or the error.
     private func summary(of pane: Pane) -> String {
         var summary = statusText(for: pane)
-        let detail = pane.failure ?? pane.unmetExpectation ?? pane.content?.summary() ?? ""
+        let detail = pane.failure ?? pane.unmetExpectation ?? content(of: pane)?.summary() ?? ""
         if !detail.isEmpty { summary += summary.isEmpty ? detail : "  " + detail }
         return summary
     }
@@ -260,7 +330,7 @@ extension DashboardApp {
     }
 
     private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
-        panesOnScreen.append(pane)
+        drawn.panes.append(pane)
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }
@@ -312,9 +382,8 @@ extension DashboardApp {
         case .error(let error):
             renderError(error, pane: pane, into: inner, buffer: &buffer)
         case .success:
-            if let content = pane.content {
-                content.highlight = zoomed ? zoomSearch : ""
-                content.render(into: inner, buffer: &buffer, scroll: zoomed ? pane.scroll : 0)
+            if let content = content(of: pane) {
+                content.render(into: inner, buffer: &buffer, scroll: zoomed ? scroll(of: pane) : 0, highlight: zoomed ? zoomSearch : "")
             } else {
                 Paragraph(isPaused ? "paused: press r to load" : "no data yet", style: Style().dimmed, alignment: .center)
                     .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)

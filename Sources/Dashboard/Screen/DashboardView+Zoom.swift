@@ -8,7 +8,7 @@ import TerminalUI
 /// The zoom's detail views: the response (status line, headers, body), the request (method, URL,
 /// headers, body), the timing (libcurl's phases, the history) and the error (message, cause,
 /// body, since when). Every text goes through the pane's redactor.
-extension DashboardApp {
+extension DashboardView {
     /// One line of a detail view.
     struct DetailLine: Equatable {
         var text: String
@@ -81,12 +81,12 @@ extension DashboardApp {
 
     /// `entity`'s body redacted and pretty-printed, worked out once per answer.
     private func prettyBody(_ entity: Entity, of pane: Pane, isError: Bool) -> [String] {
-        let key = PrettyBodyKey(pane: ObjectIdentifier(pane), timestamp: entity.timestamp, isError: isError)
-        if let lines = prettyBodies[key] { return lines }
+        let key = ViewCaches.PrettyBodyKey(pane: ObjectIdentifier(pane), timestamp: entity.timestamp, isError: isError)
+        if let lines = caches.prettyBodies[key] { return lines }
         let lines = PaneContent.textLines(ContentCheck.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
         // Only the latest few: the zoom shows one pane at a time.
-        if prettyBodies.count >= 4 { prettyBodies.removeAll() }
-        prettyBodies[key] = lines
+        if caches.prettyBodies.count >= 4 { caches.prettyBodies.removeAll() }
+        caches.prettyBodies[key] = lines
         return lines
     }
 
@@ -263,7 +263,7 @@ extension DashboardApp {
     /// Draws a detail view of the zoomed pane: its lines from the pane's scroll, the search's
     /// matches highlighted, and under the timing view the history chart.
     func renderDetail(_ view: ZoomView, of pane: Pane, into area: Rect, buffer: inout Buffer) {
-        panesOnScreen.append(pane)
+        drawn.panes.append(pane)
         let block = Block(
             title: "\(pane.spec.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
             titleStyle: Style().bolded.fg(.cyan), rightTitleStyle: Style().dimmed)
@@ -275,7 +275,7 @@ extension DashboardApp {
             inner.height -= 6
         }
         let lines = detailLines(view, of: pane)
-        let start = min(max(0, pane.scroll), max(0, lines.count - 1))
+        let start = min(max(0, scroll(of: pane)), max(0, lines.count - 1))
         for (row, line) in lines.dropFirst(start).prefix(inner.height).enumerated() {
             let text = Sanitizer.line(line.text)
             let matched = PaneContent.matches(text, zoomSearch)
@@ -283,26 +283,13 @@ extension DashboardApp {
         }
     }
 
-    /// Lines the zoomed pane's current view has at `width` (for scroll limits and search).
+    /// The lines the zoom's current view of `pane` has at `width` (after wrapping, for `.data`).
     func zoomLineCount(_ pane: Pane, width: Int) -> Int {
-        zoomView == .data ? pane.content?.lineCount(width: width) ?? 0 : detailLines(zoomView, of: pane).count
+        zoomView == .data ? content(of: pane)?.lineCount(width: width) ?? 0 : detailLines(zoomView, of: pane).count
     }
 
-    /// Scrolls the zoomed view to the next line after the current top that contains the search
-    /// text (round the end); false when no line does.
-    @discardableResult
-    func findNext(in pane: Pane, after line: Int) -> Bool {
-        guard !zoomSearch.isEmpty else { return false }
-        let width = (terminal?.size.columns ?? 80) - 4
-        let lines = zoomView == .data ? pane.content?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)
-        guard !lines.isEmpty else { return false }
-        for offset in 1...lines.count {
-            let index = ((line + offset) % lines.count + lines.count) % lines.count
-            if PaneContent.matches(lines[index], zoomSearch) {
-                pane.scroll = index
-                return true
-            }
-        }
-        return false
+    /// The rows a search in the zoom's current view of `pane` looks through, in order.
+    func searchRows(_ pane: Pane, width: Int) -> [String] {
+        zoomView == .data ? content(of: pane)?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)
     }
 }

@@ -1,0 +1,43 @@
+import DashboardConfig
+import Monitor
+import TerminalUI
+
+/// What `update` may read of the dashboard: the panes as they stand, the screen, the zoom's lines.
+extension DashboardApp: ScreenWorld {
+    public var paneFacts: [PaneFacts] {
+        panes.map { pane in
+            PaneFacts(
+                id: ObjectIdentifier(pane), title: pane.spec.title, displayURL: pane.displayURL, health: pane.health,
+                isTable: pane.spec.show == .table)
+        }
+    }
+
+    public var size: Size { terminal?.size ?? Size(columns: 80, rows: 24) }
+
+    /// Columns the grid uses at the current width.
+    public var gridColumns: Int { view().gridColumns }
+
+    public func shownEventCount(_ model: DashboardModel) -> Int {
+        view(of: model).shownEvents.count
+    }
+
+    public func zoomLineCount(_ pane: PaneID, _ zoom: ZoomView, width: Int, model: DashboardModel) -> Int {
+        guard let pane = self.pane(pane) else { return 0 }
+        return view(of: model).zoomLineCount(pane, width: width)
+    }
+
+    public func searchRows(_ pane: PaneID, _ zoom: ZoomView, width: Int, model: DashboardModel) -> [String] {
+        guard let pane = self.pane(pane) else { return [] }
+        return view(of: model).searchRows(pane, width: width)
+    }
+
+    public func tableColumnCount(_ pane: PaneID) -> Int {
+        guard let pane = self.pane(pane) else { return 0 }
+        return view().content(of: pane)?.tableColumnCount ?? 0
+    }
+
+    public func curlCommand(_ pane: PaneID) -> String {
+        guard let pane = self.pane(pane) else { return "" }
+        return Sanitizer.lines(CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)).joined(separator: "\n")
+    }
+}
