@@ -153,3 +153,27 @@ import Testing
         #expect(overlay.state == .success)
     }
 }
+
+/// The overlay's rules as a pure function of resource snapshots.
+@MainActor
+@Suite struct OverlayRuleTests {
+    let data = Entity(content: "x", timestamp: 1)
+    let failure = RequestError(userMessage: "Service Unavailable", cause: nil, httpStatusCode: 503, timestamp: 2)
+
+    @Test func theFirstRuleThatHoldsDecides() {
+        let loadingWithData = [ResourceSnapshot(isLoading: true, latestData: data, latestError: nil)]
+        let failedWithOldData = [ResourceSnapshot(isLoading: false, latestData: data, latestError: failure)]
+        let nothing = [ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil)]
+        let dashboard = StatusOverlay.dashboardDefault
+        // A background refresh never blanks data; a key's load shows its spinner.
+        #expect(StatusOverlay.displayState(for: loadingWithData, manualLoads: 0, priority: dashboard) == .success)
+        #expect(StatusOverlay.displayState(for: loadingWithData, manualLoads: 1, priority: dashboard) == .loading)
+        // A failure is never hidden behind stale data.
+        #expect(StatusOverlay.displayState(for: failedWithOldData, manualLoads: 0, priority: dashboard) == .error(failure))
+        // Siesta's order shows loading first.
+        #expect(StatusOverlay.displayState(for: loadingWithData, manualLoads: 0, priority: StatusOverlay.siestaDefault) == .loading)
+        // allData needs every resource's data; no rule holding means success.
+        #expect(StatusOverlay.displayState(for: loadingWithData + nothing, manualLoads: 0, priority: [.allData, .loading]) == .loading)
+        #expect(StatusOverlay.displayState(for: nothing, manualLoads: 0, priority: [.anyData]) == .success)
+    }
+}

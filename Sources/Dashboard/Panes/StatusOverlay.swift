@@ -46,18 +46,26 @@ public final class StatusOverlay: ResourceObserver {
 
     /// The state the rules give for the observed resources now.
     public var state: State {
-        for rule in displayPriority {
+        Self.displayState(for: observedResources.lazy.map(\.snapshot), manualLoads: manualLoadCount, priority: displayPriority)
+    }
+
+    /// Siesta's rules as a pure function: the first rule of `priority` that holds for the
+    /// resources' states (and the count of manual loads in flight) decides; none: success.
+    public static func displayState(
+        for resources: some Collection<ResourceSnapshot>, manualLoads: Int, priority: [OverlayRule]
+    ) -> State {
+        for rule in priority {
             switch rule {
             case .loading:
-                if observedResources.contains(where: \.isLoading) { return .loading }
+                if resources.contains(where: \.isLoading) { return .loading }
             case .manualLoading:
-                if manualLoadCount > 0 { return .loading }
+                if manualLoads > 0 { return .loading }
             case .anyData:
-                if observedResources.contains(where: { $0.hasData }) { return .success }
+                if resources.contains(where: \.hasData) { return .success }
             case .allData:
-                if observedResources.allSatisfy({ $0.hasData }) { return .success }
+                if resources.allSatisfy(\.hasData) { return .success }
             case .error:
-                if let error = observedResources.lazy.compactMap(\.latestError).first { return .error(error) }
+                if let error = resources.lazy.compactMap(\.latestError).first { return .error(error) }
             }
         }
         return .success

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A resource's state at one moment, as a value: what a screen or a rule reads without holding
+/// the live resource.
+public struct ResourceSnapshot: Sendable {
+    /// True while a load request was in flight.
+    public let isLoading: Bool
+    /// The latest data, if any.
+    public let latestData: Entity?
+    /// The latest error, if any (it may be newer or older than the data).
+    public let latestError: RequestError?
+
+    /// True when there was data.
+    public var hasData: Bool { latestData != nil }
+    /// True when there was an error.
+    public var hasError: Bool { latestError != nil }
+
+    public init(isLoading: Bool, latestData: Entity?, latestError: RequestError?) {
+        self.isLoading = isLoading
+        self.latestData = latestData
+        self.latestError = latestError
+    }
+}
+
+extension Resource {
+    /// The resource's state now, as a value.
+    public var snapshot: ResourceSnapshot {
+        ResourceSnapshot(isLoading: isLoading, latestData: latestData, latestError: latestError)
+    }
+}
