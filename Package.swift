@@ -57,7 +57,9 @@ let package = Package(
     ],
     targets: [
         // MARK: The engine and its transport
-        .target(name: "ResourceEngine", swiftSettings: strict),
+        // Files only their owner can read (0600 in 0700 directories): the cache, histories, the log.
+        .target(name: "PrivateFiles", swiftSettings: strict),
+        .target(name: "ResourceEngine", dependencies: ["PrivateFiles"], swiftSettings: strict),
         .systemLibrary(name: "CCurl", path: "Modules/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CurlNetworking", dependencies: ["CCurl", "ResourceEngine"], swiftSettings: strict),
         // The engine's doubles: fake networking, a manual clock, a recording observer.
@@ -80,7 +82,8 @@ let package = Package(
             swiftSettings: strict),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
-        .target(name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn"], swiftSettings: strict),
+        .target(
+            name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles"], swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardConfig", "Monitor"], swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
@@ -91,7 +94,7 @@ let package = Package(
         // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
         .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
         // The demo API and its config: only `hammock demo` and the tests link an HTTP server.
-        .target(name: "DemoServer", dependencies: ["ResourceEngine", "LoopbackHTTP"] + flyingFox, swiftSettings: strict),
+        .target(name: "DemoServer", dependencies: ["PrivateFiles", "LoopbackHTTP"] + flyingFox, swiftSettings: strict),
 
         // MARK: The program
         .target(name: "CMallocConf"),
@@ -99,7 +102,7 @@ let package = Package(
             name: "hammock",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMallocConf",
-                "MetricsServer", "Monitor", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetricsServer", "Monitor", "PrivateFiles", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
             swiftSettings: strict,

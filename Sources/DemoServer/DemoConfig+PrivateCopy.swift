@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ResourceEngine
+import PrivateFiles
 
 extension DemoConfig {
     /// Writes the built-in demo config to a fresh private directory (`mkdtemp`, 0700, a name no

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 import MetricsServer
 import Monitor
+import PrivateFiles
 import Redaction
 import ResourceEngine
 import TerminalUI
@@ -139,7 +140,7 @@ struct CacheOptions: ParsableArguments {
     var cacheDir: String?
 
     var directory: URL? {
-        noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? DiskEntityCache.defaultDirectory()
+        noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? DiskEntityCache.hammockDirectory()
     }
 }
 

@@ -19,7 +19,7 @@ enum DashboardRunner {
     ) async -> Int32 {
         // Before the screen takes over: a cache that cannot be used is said on the status line,
         // an address the metrics cannot listen on ends the run with the reason.
-        let diskCache = cacheDirectory.map { DiskEntityCache(directory: $0) }
+        let diskCache = cacheDirectory.map { DiskEntityCache(directory: $0, owner: .hammock) }
         let cache = diskCache?.isUsable == true ? diskCache : nil
         let holder = AppHolder()
         var metrics: MetricsServer?

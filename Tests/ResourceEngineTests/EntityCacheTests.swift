@@ -295,19 +295,19 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
         for name in mine {
             #expect(try Data(contentsOf: location.appendingPathComponent(name)) == Data(repeating: 0x7B, count: 30_000), "\(name) untouched")
         }
-        #expect(cache.directory.path == location.appendingPathComponent("hammock-cache").path)
+        #expect(cache.directory.path == location.appendingPathComponent(CacheDirectory.Owner.resourceEngine.name).path)
         #expect(cache.readEntity(forKey: "k9") != nil, "the bound counts only the cache's own entries")
         #expect(try entries(cache).count <= 5)
     }
 
-    @Test func aDirectoryHammockDidNotMakeIsNeverUsed() throws {
+    @Test func aDirectoryItsOwnerDidNotMakeIsNeverUsed() throws {
         let location = temporaryDirectory()
-        let foreign = location.appendingPathComponent("hammock-cache")
+        let foreign = location.appendingPathComponent(CacheDirectory.Owner.resourceEngine.name)
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
         let theirs = foreign.appendingPathComponent(String(repeating: "c", count: 64) + ".json")
         try Data("{\"theirs\":true}".utf8).write(to: theirs)
         let cache = DiskEntityCache(directory: location, maxBytes: 1)
-        #expect(cache.problem?.contains("was not made by Hammock") == true)
+        #expect(cache.problem?.contains("was not made by this program") == true)
         cache.writeEntity(Entity(content: "x", timestamp: 1), forKey: "k")
         cache.flush()
         #expect(cache.readEntity(forKey: "k") == nil, "the cache is off")
@@ -339,9 +339,9 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
     }
 
     @Test func defaultDirectoryFollowsXDG() {
-        #expect(DiskEntityCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/hammock")
-        #expect(DiskEntityCache.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/hammock")
-        #expect(DiskEntityCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/hammock")
+        #expect(DiskEntityCache.defaultDirectory(for: "hammock", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/hammock")
+        #expect(DiskEntityCache.defaultDirectory(for: "hammock", environment: ["HOME": "/home/u"]).path == "/home/u/.cache/hammock")
+        #expect(DiskEntityCache.defaultDirectory(for: "hammock", environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/hammock")
     }
 }
 

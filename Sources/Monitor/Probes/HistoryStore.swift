@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 import ResourceEngine
 
 /// Keeps probe histories across runs, next to the entity cache.
@@ -22,7 +23,7 @@ public struct HistoryStore: Sendable {
     /// every probe checked (finite times and latencies, real status codes); empty if none or
     /// unreadable.
     public func load(namespace: String, capacities: [String: Int]) -> [String: ProbeHistory] {
-        guard let directory = try? CacheDirectory(location: location),
+        guard let directory = try? CacheDirectory(location: location, owner: .hammock),
             let data = FileManager.default.contents(atPath: file(namespace: namespace, in: directory).path),
             let object = (try? JSONParser.parse(data))?.objectValue
         else { return [:] }
@@ -52,7 +53,7 @@ public struct HistoryStore: Sendable {
                 "probes": .array(history.probes.map { [.double($0.time), .double($0.latency), $0.statusCode.map(JSON.int) ?? .null, .bool($0.ok), .bool($0.answered)] }),
             ])
         }
-        guard let data = try? JSON.object(object).serialized(), let directory = try? CacheDirectory(location: location) else { return }
+        guard let data = try? JSON.object(object).serialized(), let directory = try? CacheDirectory(location: location, owner: .hammock) else { return }
         try? PrivateFiles.writeAtomically(data, to: file(namespace: namespace, in: directory))
     }
 }

@@ -16,7 +16,7 @@ struct CacheConfirmations {
         var confirmed: TimeInterval
     }
 
-    /// The table's file name in Hammock's cache directory (never an entry's or a history's name).
+    /// The table's file name in the cache's directory (never an entry's name, nor one its owner gives its own files).
     static let fileName = "confirmations.json"
     static let formatVersion = 1
     /// Entries kept at most; beyond it the least recently confirmed go.

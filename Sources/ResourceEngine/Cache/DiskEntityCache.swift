@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PrivateFiles
 import Synchronization
 
 /// An `EntityCache` in a directory: one small JSON file per entry.
@@ -23,9 +24,9 @@ import Synchronization
 public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// The location as given (`--cache-dir`, or the default).
     public let location: URL
-    /// Where the entries are: Hammock's own directory in `location` (see `CacheDirectory`).
+    /// Where the entries are: the owner's own directory in `location` (see `CacheDirectory`).
     public let directory: URL
-    /// Why the cache is off (its directory is not Hammock's or cannot be made), or nil.
+    /// Why the cache is off (its directory is not its owner's or cannot be made), or nil.
     public let problem: String?
     public let maxBytes: Int
     /// How long a change may wait before it is written.
@@ -35,7 +36,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public let timestampRefresh: TimeInterval
     static let formatVersion = 1
 
-    private let queue = DispatchQueue(label: "hammock.disk-cache")
+    private let queue = DispatchQueue(label: "resource-engine.disk-cache")
     private enum Change {
         case write(Entity, prepare: (@Sendable (Entity) -> Entity)?)
         case touch(TimeInterval)
@@ -77,16 +78,19 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// A cache in `directory` (created if needed), at most `maxBytes` large, writing changes at
     /// most `writeDelay` seconds after they happen, timestamp-only changes after
     /// `timestampRefresh`, and everything at once on `flush()`.
-    public init(directory: URL, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5, timestampRefresh: TimeInterval = 60) {
+    public init(
+        directory: URL, owner: CacheDirectory.Owner = .resourceEngine, maxBytes: Int = 64 << 20, writeDelay: TimeInterval = 5,
+        timestampRefresh: TimeInterval = 60
+    ) {
         self.location = directory
         self.maxBytes = maxBytes
         self.writeDelay = writeDelay
         self.timestampRefresh = timestampRefresh
         do {
-            self.directory = try CacheDirectory(location: directory).url
+            self.directory = try CacheDirectory(location: directory, owner: owner).url
             self.problem = nil
         } catch {
-            self.directory = directory.appendingPathComponent(CacheDirectory.name)
+            self.directory = directory.appendingPathComponent(owner.name)
             self.problem = "\(error)"
             EngineLog.log(.cache, "cache off: \(error)")
         }
@@ -95,13 +99,13 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// False when the cache is off (`problem`): it then reads nothing and writes nothing.
     public var isUsable: Bool { problem == nil }
 
-    /// `$XDG_CACHE_HOME/hammock`, or `~/.cache/hammock`: the default location.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    /// `$XDG_CACHE_HOME/APPLICATION`, or `~/.cache/APPLICATION`: an application's default location.
+    public static func defaultDirectory(for application: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("hammock")
+            return URL(fileURLWithPath: xdg).appendingPathComponent(application)
         }
         let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/hammock")
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/" + application)
     }
 
     static func fileName(forKey key: String) -> String {
@@ -307,7 +311,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     /// not there, so starting 10,000 panes over an empty cache costs no file system calls.
     private func read(_ name: String) -> Entity? {
         if let index, index[name] == nil { return nil }
-        // An entry bigger than a response may be was not written by Hammock: never read it in.
+        // An entry bigger than a response may be was not written by this cache: never read it in.
         if let size = index?[name]?.size, size > DiskEntityCache.largestEntry {
             remove(name)
             return nil

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The one way Hammock reads a file it is given (a config, a token file, a body file, a TLS
-/// certificate or key): a regular file only, opened without blocking (a FIFO planted at the path
+/// The one way the engine (and its host) reads a file it is given (a config, a token file, a
+/// body file, a TLS certificate or key): a regular file only, opened without blocking (a FIFO planted at the path
 /// cannot hang the reader), read to its end and never past `limit` bytes (a size of 0 from
 /// procfs does not mean empty; a size that grows while being read does not get past the limit).
 public enum RegularFile {

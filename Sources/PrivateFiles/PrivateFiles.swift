@@ -6,7 +6,7 @@ import Glibc
 /// Files and directories only their owner can read: 0600 and 0700 whatever the umask, never
 /// through a symbolic link, never anything but a regular file or a directory.
 ///
-/// Everything Hammock writes (cache entries, histories, the log) goes through here.
+/// Everything Hammock writes (cache entries, histories, the log, the demo's config) goes through here.
 public enum PrivateFiles {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
