@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Why a request failed, in one shape for every kind of failure.
 ///
 /// Transport failures, HTTP statuses ≥ 400, body-encoding problems, parse errors and transformer
-/// errors all arrive as a `RequestError`, so a pane needs one code path to explain a failure:
+/// errors all arrive as a `RequestError`, so an observer needs one code path to explain a failure:
 /// `userMessage` is always present and fit for the screen; `httpStatusCode`, `entity` (the error
 /// body, parsed by the pipeline when a parser accepts it) and `cause` say more for those who ask.
 public struct RequestError: Error, Sendable {

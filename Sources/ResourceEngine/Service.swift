@@ -3,7 +3,7 @@ import Foundation
 /// One API: a base URL, its configuration, and the cache of its resources.
 ///
 /// Hands out exactly one `Resource` per absolute URL string, however the URL was reached, so every
-/// pane watching `/health` shares one state and one set of requests. Lives on the main actor.
+/// observer watching `/health` shares one state and one set of requests. Lives on the main actor.
 @MainActor
 public final class Service {
     /// The URL that relative paths are resolved against; its path always ends in `/`.

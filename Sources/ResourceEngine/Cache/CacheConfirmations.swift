@@ -21,7 +21,7 @@ struct CacheConfirmations {
     static let formatVersion = 1
     /// Entries kept at most; beyond it the least recently confirmed go.
     static let capacity = 65_536
-    /// A table file larger than this was not written by Hammock and is not read.
+    /// A table file larger than this was not written by this cache and is not read.
     static let largestFile = 16 << 20
 
     private(set) var entries: [String: Confirmation] = [:]
@@ -80,7 +80,7 @@ struct CacheConfirmations {
         return try? JSON.object(object).serialized()
     }
 
-    /// The table a file holds; nil if it is not one. Entries with a name Hammock would not give
+    /// The table a file holds; nil if it is not one. Entries with a name the cache would not give
     /// an entry, or times that are not plausible, are left out.
     static func decode(_ data: Data) -> CacheConfirmations? {
         guard data.count <= largestFile, let object = (try? JSONParser.parse(data))?.objectValue,

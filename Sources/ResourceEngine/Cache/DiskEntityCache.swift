@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Writes are behind and coalesced: a change is noted under a lock on the caller's thread and
 /// waits up to `writeDelay` for one drain on a private queue, and only the latest change per
-/// entry reaches the disk, so a dashboard polling 1,000 endpoints a second writes each file at
+/// entry reaches the disk, so a program polling 1,000 endpoints a second writes each file at
 /// most once per delay instead of once per response, and a response costs no thread hop. A change
 /// that only moves the timestamp (a 304, or the same body again) rewrites no entry: it goes into
 /// one table of confirmations (`CacheConfirmations`), written at most every `timestampRefresh`,
@@ -308,7 +308,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     }
 
     /// Reads an entry's file. The index (the directory listed once) answers for files that are
-    /// not there, so starting 10,000 panes over an empty cache costs no file system calls.
+    /// not there, so starting 10,000 resources over an empty cache costs no file system calls.
     private func read(_ name: String) -> Entity? {
         if let index, index[name] == nil { return nil }
         // An entry bigger than a response may be was not written by this cache: never read it in.

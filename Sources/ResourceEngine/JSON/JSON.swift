@@ -3,7 +3,7 @@ import Foundation
 /// A JSON value that is `Sendable`, ordered and exact.
 ///
 /// The engine's parsed content type for JSON bodies. Objects keep the key order of the document
-/// (so panes show fields as the API sends them); integers that fit in `Int` stay integers (so an id
+/// (so fields show as the API sends them); integers that fit in `Int` stay integers (so an id
 /// of 9007199254740993 survives), longer ones keep their digits (`bigInteger`); everything else
 /// numeric is a `Double`.
 public enum JSON: Sendable {

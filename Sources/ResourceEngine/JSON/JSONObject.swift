@@ -2,7 +2,7 @@
 ///
 /// Members are kept once, in document order, in one array; objects with more than
 /// `indexedFrom` members also get a key index for lookups. (A key index on every object doubled the
-/// memory a large body took: 30 panes of 3.5 MB lists held 870 MiB.) A repeated key keeps its
+/// memory a large body took: 30 resources of 3.5 MB lists held 870 MiB.) A repeated key keeps its
 /// first position and its last value, as most parsers do. Equality and hashing ignore order.
 public struct JSONObject: Sendable, Hashable {
     private var storage: [(key: String, value: JSON)] = []

@@ -34,7 +34,7 @@ public struct HTTPResponseHead: Sendable, Equatable {
 /// phase ends at the given offset (DNS, TCP connect, TLS handshake, first response byte, done).
 ///
 /// Time a request spent waiting before the transport started it is not in here; `total` is the
-/// exchange's own time, which is what a pane reports as its latency.
+/// exchange's own time, which is what a monitor reports as its latency.
 public struct TransferTiming: Sendable, Equatable {
     public var nameLookup: TimeInterval?
     public var connect: TimeInterval?

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// The transport seam: sends a `URLRequest` and reports the raw outcome as a `NetworkResult`.
 ///
 /// The engine never talks to the network directly. `URLSessionProvider` is the default one,
-/// `CurlProvider` what `hammock` uses; tests use `FakeNetworkingProvider` from
+/// `CurlProvider` (libcurl) the one to use on Linux; tests use `FakeNetworkingProvider` from
 /// ResourceEngineTesting. `startRequest` is called on the main actor; the callbacks may be called
 /// on any thread, and `completion` exactly once.
 @MainActor

@@ -3,7 +3,7 @@
 /// RE2 and Go.
 ///
 /// Backtracking engines (ICU, behind `NSRegularExpression`) take exponential time on patterns
-/// such as `(a|a)*!x`, and a pane's pipeline cannot be stopped from outside once it runs; here the
+/// such as `(a|a)*!x`, and a resource's pipeline cannot be stopped from outside once it runs; here the
 /// cost is at most the text's length times the pattern's size, and a step budget bounds it on top.
 ///
 /// Syntax: literals and `\`-escaped metacharacters; `.` (not a newline); classes `[a-z]`,

@@ -35,7 +35,7 @@ public enum Transformers {
 
     /// `regex: PATTERN` — the first match: the whole match if the pattern has no group, the group
     /// if it has one, an array of the groups if it has several. Runs in time linear in the text
-    /// (`LinearRegex`): no pattern, however it nests, can hold a pane's pipeline for long.
+    /// (`LinearRegex`): no pattern, however it nests, can hold a resource's pipeline for long.
     public static func regex(_ pattern: String, transformErrors: Bool = false) throws -> ResponseContentTransformer<any Sendable, JSON> {
         let regex: LinearRegex
         do {

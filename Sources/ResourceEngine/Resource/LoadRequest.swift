@@ -21,7 +21,7 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     public let omittedHeaders: [String]
     /// The whole request's time limit, instead of the configured `timeout`; nil: the configured one.
     public let timeout: TimeInterval?
-    /// Changes this resource's configuration after every configured block has applied (a pane's
+    /// Changes this resource's configuration after every configured block has applied (one observer's
     /// own pipeline stages), named by `adjustmentKey`, which becomes part of `key`.
     public let adjustConfiguration: (@MainActor @Sendable (inout Configuration) -> Void)?
     public let adjustmentKey: String?

@@ -72,7 +72,7 @@ extension Resource {
     private func load(using request: Request, isOwnLoad: Bool) -> Request {
         loadRequests.append(request)
         // One hook in place of onCompletion, onNewData, onNotModified and onFailure, in that order:
-        // a load per pane per second should not cost five closures.
+        // a load per resource per second should not cost five closures.
         request.onCompletion { [weak self] info in
             guard let self else { return }
             removeCompletedRequests()

@@ -18,7 +18,7 @@ public final class Resource {
     public nonisolated let loadRequest: LoadRequest?
 
     /// What makes this resource one of a kind in its service: the URL, and the load request's key
-    /// when there is one. Persistent cache entries and dashboard histories are filed under it.
+    /// when there is one. Persistent cache entries (and whatever a host keeps per request) are filed under it.
     public nonisolated let identity: String
 
     /// Set for resources made from a URL that could not be parsed: their requests fail at once.
@@ -35,7 +35,7 @@ public final class Resource {
     }
 
     /// `latestData != nil`, kept as a flag: reading the optional would copy the entity out, and
-    /// this is asked for every pane on every frame.
+    /// this is asked for every observer on every frame.
     public private(set) var hasData = false
 
     /// `latestError != nil`, kept as a flag for the same reason.

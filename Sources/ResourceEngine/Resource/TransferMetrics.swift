@@ -2,7 +2,7 @@ import Foundation
 
 /// What one completed network exchange looked like: status, time taken, body size.
 ///
-/// Kept per resource so a pane's title can show "200 · 41 ms" even while the overlay shows an error.
+/// Kept per resource so an observer can show "200 · 41 ms" even while the overlay shows an error.
 public struct TransferMetrics: Sendable, Equatable {
     /// The HTTP status, or nil when no response arrived.
     public var statusCode: Int?
