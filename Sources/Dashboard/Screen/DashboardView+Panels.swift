@@ -1,0 +1,106 @@
+import DashboardConfig
+import Foundation
+import Monitor
+import Redaction
+import ResourceEngine
+import TerminalUI
+
+/// The history line and chart, the curl command and the event log.
+extension DashboardView {
+    // MARK: History
+
+    /// "▁▂▁▃▂ ▁  p50 41 ms  p95 120 ms": recent latencies (gaps for failures) and percentiles.
+    func renderHistoryLine(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+        var label = ""
+        if let p50 = history.percentile(50), let p95 = history.percentile(95) {
+            label = "p50 \(Formatting.latency(p50))  p95 \(Formatting.latency(p95))"
+        } else {
+            label = "no answered probe"
+        }
+        let labelWidth = DisplayWidth.of(label)
+        let sparkWidth = max(0, min(history.probes.count, area.width - labelWidth - 2))
+        if sparkWidth > 0 {
+            Sparkline(history.sparklineValues, style: Style().fg(.green)).render(into: Rect(x: area.x, y: area.y, width: sparkWidth, height: 1), buffer: &buffer)
+        }
+        let x = sparkWidth > 0 ? area.x + sparkWidth + 2 : area.x
+        buffer.setString(x: x, y: area.y, DisplayWidth.truncate(label, to: area.right - x), style: Style().dimmed)
+    }
+
+    /// Zoom: a three-row latency chart, one status mark per probe, and a summary line.
+    func renderHistoryChart(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+        let probes = history.probes.suffix(area.width)
+        let top = probes.filter(\.ok).map(\.latency).max() ?? 0
+        let levels = Sparkline.bars.count
+        for (column, probe) in probes.enumerated() {
+            let x = area.x + column
+            if probe.ok, top > 0 {
+                // Height in eighths of a cell over three rows.
+                let eighths = max(1, Int((probe.latency / top * Double(3 * levels)).rounded()))
+                for row in 0..<3 {
+                    let filled = min(levels, max(0, eighths - row * levels))
+                    if filled > 0 { buffer[x, area.y + 2 - row] = Cell(Sparkline.bars[filled - 1], style: Style().fg(.green)) }
+                }
+            }
+            let (mark, style): (String, Style) = probe.ok ? ("•", Style().fg(.green)) : ("✗", Style().fg(.red).bolded)
+            buffer[x, area.y + 3] = Cell(mark, style: style)
+        }
+        var summary = "last \(history.probes.count) probes · \(history.okCount) ok"
+        if let p50 = history.percentile(50), let p95 = history.percentile(95) {
+            summary += " · p50 \(Formatting.latency(p50)) · p95 \(Formatting.latency(p95))"
+            if let max = history.probes.filter(\.ok).map(\.latency).max() { summary += " · max \(Formatting.latency(max))" }
+        }
+        buffer.setString(x: area.x, y: area.y + 4, DisplayWidth.truncate(summary, to: area.width), style: Style().dimmed)
+    }
+
+    // MARK: curl
+
+    /// The curl command on a plain area, no borders at its sides, so it can be selected and copied.
+    func renderCurl(into area: Rect, buffer: inout Buffer) {
+        buffer.fill(area)
+        buffer.setString(x: area.x, y: area.y, DisplayWidth.truncate(" curl: copied to the clipboard where the terminal allows it (OSC 52); or select it below", to: area.width), style: Style().bolded)
+        var row = area.y + 2
+        for line in curlCommand.split(separator: "\n", omittingEmptySubsequences: false) {
+            for piece in Paragraph.wrap(String(line), width: max(1, area.width)) where row < area.bottom {
+                buffer.setString(x: area.x, y: row, piece, style: line.hasPrefix("#") ? Style().dimmed : .plain)
+                row += 1
+            }
+        }
+    }
+
+    // MARK: Events
+
+    /// The event log's entries after the pane and text filters, as lines, oldest first.
+    var shownEvents: [String] {
+        let pane = eventsOfSelectedPaneOnly ? selectedPane?.spec.title : nil
+        let needle = eventFilter.lowercased()
+        return eventLog.entries.compactMap { entry -> String? in
+            if let pane, !entry.panes.contains(pane) { return nil }
+            var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? "\(entry.method) \(entry.url)", entry.event]
+            if let status = entry.statusCode { parts.append(String(status)) }
+            if let latency = entry.latency { parts.append(Formatting.latency(latency)) }
+            if let message = entry.message { parts.append(message) }
+            let line = parts.joined(separator: "  ")
+            return needle.isEmpty || line.lowercased().contains(needle) ? line : nil
+        }
+    }
+
+    func renderEvents(into area: Rect, buffer: inout Buffer) {
+        let box = area.inset(horizontal: 2, vertical: 1)
+        let room = max(1, box.height - 2)
+        let all = shownEvents
+        let end = max(0, all.count - eventScroll)
+        let lines = Array(all[max(0, end - room)..<end])
+        var title = "Events (latest last)"
+        if eventsOfSelectedPaneOnly, let pane = selectedPane { title += " · \(pane.spec.title) only" }
+        if !eventFilter.isEmpty || typingEventFilter { title += " · /\(eventFilter)" + (typingEventFilter ? "▏" : "") }
+        if eventScroll > 0 { title += " · \(eventScroll) newer below" }
+        buffer.fill(box)
+        let block = Block(title: title, rightTitle: "\(all.count) of \(eventLog.entries.count)")
+        block.render(into: box, buffer: &buffer)
+        let inner = block.inner(box).inset(horizontal: 1)
+        let empty = eventLog.entries.isEmpty ? "no events yet" : "no event matches"
+        for (row, line) in (lines.isEmpty ? [empty] : lines).enumerated() where row < inner.height {
+            buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(line, to: inner.width))
+        }
+    }
+}
