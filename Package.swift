@@ -166,6 +166,8 @@ let package = Package(
             dependencies: ["Monitor", "DashboardConfig", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
             swiftSettings: strict),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "ResourceEngine", "HammockHarness"], swiftSettings: strict),
+        // ARCHITECTURE.md's table against Package.swift and every import.
+        .testTarget(name: "ArchitectureTests", dependencies: ["HammockHarness"], swiftSettings: strict),
         .testTarget(name: "HammockHarnessTests", dependencies: ["HammockHarness", "ResourceEngineTesting"], swiftSettings: strict),
     ]
 )

@@ -1,4 +1,3 @@
-@testable import Dashboard
 import DashboardConfig
 import Foundation
 @testable import Monitor

@@ -1,4 +1,3 @@
-
 import Dispatch
 @testable import Monitor
 import ResourceEngineTesting
