@@ -11,11 +11,11 @@ let strict: [SwiftSetting] = [
 // The hammock binary is linked by lld with the functions a running dashboard executes packed together
 // (Sources/hammock/hammock.order, written by `hammock-bench link-order`) and relative relocations
 // packed (RELR), and none of its own symbols exported (the static Swift toolchain links with
-// -export-dynamic): fewer pages of the binary are touched at start and while it runs (DECISIONS §17).
+// -export-dynamic): fewer pages of the binary are touched at start and while it runs (docs/performance-journal.md).
 let packageRoot = String(#filePath.dropLast("Package.swift".count))
 let hammockLinking: [LinkerSetting] = [
     // jemalloc in place of glibc's malloc (Debian's libjemalloc-dev): a tenth to an eighth less CPU
-    // per probe at 1,000–2,000 endpoints (DECISIONS §17); its settings are in Sources/CMallocConf.
+    // per probe at 1,000–2,000 endpoints (docs/performance-journal.md); its settings are in Sources/CMallocConf.
     .linkedLibrary("jemalloc", .when(platforms: [.linux])),
     .unsafeFlags(
         [

@@ -4,7 +4,7 @@
    keeps one high-water mark of freed memory, not one per thread. The per-thread cache keeps its
    default reach (32 KiB), so libcurl's 16 KiB download buffer, allocated and freed once per
    transfer, comes from the thread's cache, not the arena. MALLOC_CONF in the environment still
-   wins, option by option. DECISIONS §17. */
+   wins, option by option. docs/performance-journal.md. */
 #include "malloc_conf.h"
 
 const char *malloc_conf = "narenas:1";

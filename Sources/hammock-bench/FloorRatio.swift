@@ -9,7 +9,7 @@ import HammockHarness
 /// so five runs by default, each run's own ratio printed beside it. The floor's reading moves
 /// more than the dashboard's with the machine's speed (its thousand transfers start at once).
 /// Side by side is no cure: the floor costs more beside the dashboard than alone, for a reason
-/// not established, which shifts the ratio towards the dashboard (DECISIONS §17).
+/// not established, which shifts the ratio towards the dashboard (docs/performance-journal.md).
 enum FloorRatio {
     static func run(endpoints: Int, runs: Int) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path

@@ -3,7 +3,7 @@ import Glibc
 import HammockHarness
 
 /// `hammock-bench link-order`: writes `Sources/hammock/hammock.order`, the functions a running
-/// dashboard executes, which the linker packs together (Package.swift, DECISIONS §17).
+/// dashboard executes, which the linker packs together (Package.swift, docs/performance-journal.md).
 ///
 /// Runs the release `hammock` under callgrind, which records every function executed, not a
 /// sample: the bench's 50 endpoints through a minute of keys (zoom and its views, help, sort,
@@ -52,7 +52,7 @@ enum LinkOrder {
         let header = """
             # Functions a running hammock executes, packed together by the linker (Package.swift): those of a
             # dashboard polling 50 endpoints first, then those only `hammock demo` adds.
-            # Written by `hammock-bench link-order` from a release build; see DECISIONS §17.
+            # Written by `hammock-bench link-order` from a release build; see docs/performance-journal.md.
 
             """
         try (header + ordered.joined(separator: "\n") + "\n").write(toFile: output, atomically: true, encoding: .utf8)

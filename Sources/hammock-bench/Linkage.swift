@@ -13,7 +13,7 @@ enum Linkage {
     /// The names the binary exports in its dynamic symbol table, the linker's markers of the data
     /// segment's ends left out: only `malloc_conf` (which jemalloc looks up) is meant to be there.
     /// The static toolchain links with `-export-dynamic`, which put ~7,600 of ours there, and the
-    /// pages the loader reads them from stayed resident (~0.6 MiB, DECISIONS §17).
+    /// pages the loader reads them from stayed resident (~0.6 MiB, docs/performance-journal.md).
     static func exportedSymbols(executable: String) -> [String]? {
         guard let outcome = try? ProcessRunner.captureBlocking(["nm", "-D", "--defined-only", executable], timeout: 60), outcome.status == 0
         else { return nil }

@@ -66,7 +66,7 @@ enum Report {
             as Prometheus would ask it. DESIGN's bar for Hammock: at most 2 % of one core and 20 MiB
             resident for 50 endpoints polled every second; idle CPU 0; 1,000 endpoints must work. The
             memory issue's goals: RSS ≤ 20 MiB and CPU ≤ monit's at 50; at 1,000 CPU ≤ 2× the C floor
-            and RSS ≤ 50 MiB; 5,000 probes/s; CPU per probe ≤ 100 µs (see DECISIONS §17 for where it
+            and RSS ≤ 50 MiB; 5,000 probes/s; CPU per probe ≤ 100 µs (see docs/performance-journal.md for where it
             stands and why).
 
             """
@@ -93,7 +93,7 @@ enum Report {
         return text
     }
 
-    /// How well the binary's packed functions match hammock.order (DECISIONS §17).
+    /// How well the binary's packed functions match hammock.order (docs/performance-journal.md).
     static func orderLine(hammock: String) -> String {
         guard let coverage = Linkage.orderCoverage(executable: hammock) else {
             return "No Sources/hammock/hammock.order here (run from the package root) to check the packing against."

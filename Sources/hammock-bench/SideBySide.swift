@@ -7,7 +7,7 @@ import HammockHarness
 ///
 /// One program alone reads ±20 % from one minute to the next on a shared machine, more than most
 /// levers give; two at once read within ±5 % of each other when they are the same binary
-/// (DECISIONS §17). Each pair starts the two in the other order from the pair before, and the
+/// (docs/performance-journal.md). Each pair starts the two in the other order from the pair before, and the
 /// candidate's CPU over the baseline's is printed per pair and as the median of the pairs.
 enum SideBySide {
     struct Options {

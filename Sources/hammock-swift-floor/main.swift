@@ -1,7 +1,7 @@
 // The C floor's loop in Swift with no Foundation (the Swift runtime and libcurl alone): one multi
 // handle, N easy handles made once and reused, the answers thrown away. `hammock-bench` runs it
 // beside `hammock` to show what a Swift program with this libcurl costs before it does anything of
-// its own: the least the 20 MiB goal at 50 endpoints leaves room for (DECISIONS §17).
+// its own: the least the 20 MiB goal at 50 endpoints leaves room for (docs/performance-journal.md).
 //
 //     usage: hammock-swift-floor BASE_URL N SECONDS     (requests BASE_URL e/0 … e/N-1 every second)
 import CCurl

@@ -5,7 +5,7 @@ import Glibc
 ///
 /// The system's zone is read through the C library (`localtime_r`: `TZ`, else /etc/localtime),
 /// not `TimeZone.current`, which loads ICU's zone tables: the header's clock is drawn on every
-/// frame, and nothing else a running dashboard does needs ICU (DECISIONS §17). A `TimeZone`
+/// frame, and nothing else a running dashboard does needs ICU (docs/performance-journal.md). A `TimeZone`
 /// given instead (tests, UTC) is asked for its offset at that moment only.
 struct LocalTime: Equatable {
     var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
