@@ -39,7 +39,7 @@ import Testing
     }
 
     /// The binary allocates with jemalloc, one arena for all its threads and the thread caches at
-    /// their default reach (DECISIONS §17), and a user's MALLOC_CONF still changes that.
+    /// their default reach (docs/performance-journal.md), and a user's MALLOC_CONF still changes that.
     @Test func itAllocatesWithJemallocInOneArena() async throws {
         let stats = try await hammock(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
         #expect(stats.status == 0)
