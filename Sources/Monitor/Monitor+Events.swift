@@ -24,7 +24,6 @@ extension Monitor {
         eventLog.append(entry)
         onEvent?(entry)
         if let shown {
-            for probe in shown.probes { probe.contentMayHaveChanged(by: event) }
             evaluateProbes(shown, after: event)
             recordProbe(event, on: resource, shown: shown, at: now)
             for probe in shown.probes {
@@ -72,6 +71,7 @@ extension Monitor {
         }
         for probe in shown.probes {
             defer { if isProbe { countProbe(of: probe) } }
+            probe.contentMayHaveChanged(by: event)
             let changed = probe.evaluate()
             if changed.expectations {
                 log(probe.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", probe: probe, message: probe.unmetExpectation)

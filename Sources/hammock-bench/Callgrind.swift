@@ -9,7 +9,8 @@ enum Callgrind {
         guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw TmuxHarness.Failure(description: "\(command) needs valgrind: sudo apt-get install valgrind")
         }
-        let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
+        // HAMMOCK_BENCH_HAMMOCK measures another build (a previous one, to set beside this).
+        let hammock = ProcessInfo.processInfo.environment["HAMMOCK_BENCH_HAMMOCK"] ?? Bench.binDirectory.appendingPathComponent("hammock").path
         let copy = work.appendingPathComponent("hammock").path
         let stripped = try ProcessRunner.captureBlocking(["objcopy", "--strip-debug", hammock, copy], timeout: 120)
         guard stripped.status == 0 else { throw TmuxHarness.Failure(description: "objcopy --strip-debug failed: \(stripped.output)") }

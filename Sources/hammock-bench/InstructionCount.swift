@@ -60,6 +60,11 @@ enum InstructionCount {
 
     private static func report(endpoints: Int, seconds: Double, probes: Int, dump: String, what: String) throws {
         let instructions = try total(dump)
+        // HAMMOCK_BENCH_PROFILE keeps callgrind's profile for `callgrind_annotate`.
+        if let kept = ProcessInfo.processInfo.environment["HAMMOCK_BENCH_PROFILE"] {
+            try? FileManager.default.removeItem(atPath: kept)
+            try FileManager.default.copyItem(atPath: dump, toPath: kept)
+        }
         guard probes > 0 else { throw TmuxHarness.Failure(description: "no probe answered in \(seconds) s") }
         print("\(endpoints) endpoints, \(Int(seconds)) s: \(probes) probes, \(instructions) instructions")
         print("instructions per probe: \(instructions / UInt64(probes))  (user space, \(what))")

@@ -29,7 +29,7 @@ import Testing
         func searchRows(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> [String] {
             (0..<lines).map { $0 == 42 ? "needle here" : "row \($0)" }
         }
-        func tableColumnCount(_ pane: PaneID) -> Int { 3 }
+        func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int { 3 }
         func curlCommand(_ pane: PaneID) -> String { "curl -sS 'https://shop.test/'" }
     }
 

@@ -15,7 +15,7 @@ extension DashboardApp: ScreenWorld {
     public var size: Size { terminal?.size ?? Size(columns: 80, rows: 24) }
 
     /// Columns the grid uses at the current width.
-    public var gridColumns: Int { view().gridColumns }
+    public var gridColumns: Int { DashboardView.gridColumns(layout: spec.layout.columns, width: size.columns) }
 
     public func shownEventCount(_ model: DashboardModel) -> Int {
         view(of: model).shownEvents.count
@@ -31,9 +31,9 @@ extension DashboardApp: ScreenWorld {
         return view(of: model).searchRows(pane, width: width)
     }
 
-    public func tableColumnCount(_ pane: PaneID) -> Int {
+    public func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int {
         guard let pane = self.pane(pane) else { return 0 }
-        return view().content(of: pane)?.tableColumnCount ?? 0
+        return view(of: model).content(of: pane)?.tableColumnCount ?? 0
     }
 
     public func curlCommand(_ pane: PaneID) -> String {

@@ -229,23 +229,27 @@ public final class DashboardApp {
     /// The one way to change the dashboard: `update`, then its effects, then whatever messages
     /// those caused, in order.
     public func send(_ message: DashboardMessage) {
-        switch message {
+        var message = message
         // A notice may come from anywhere (a host, a file): it reaches the model redacted.
-        case .notice(let text): pending.append(.notice(redactor.redact(text)))
-        default: pending.append(message)
-        }
-        guard !sending else { return }
+        if case .notice(let text) = message { message = .notice(redactor.redact(text)) }
+        guard !sending else { return pending.append(message) }
         sending = true
         defer { sending = false }
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
-            // Updated as a copy: the world `update` reads is this runtime, which must not see the
-            // model while it changes (the view it builds reads the model as it was).
-            var changed = model
-            let effects = changed.update(next, world: self)
-            model = changed
-            for effect in effects { perform(effect) }
+        process(message)
+        guard !pending.isEmpty else { return }
+        var next = 0
+        while next < pending.count {
+            let queued = pending[next]
+            next += 1
+            process(queued)
         }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// `update`, then its effects. The world `update` reads is this runtime; none of what it
+    /// reads is the model.
+    private func process(_ message: DashboardMessage) {
+        for effect in model.update(message, world: self) { perform(effect) }
     }
 
     private func perform(_ effect: DashboardEffect) {

@@ -21,7 +21,7 @@ public enum DashboardEffect: Sendable {
     /// End with the status.
     case quit(Int32)
     /// Run the config the reload read (or keep the running one): answered by `configApplied`.
-    case applyConfig(ConfigReloader.Outcome)
+    indirect case applyConfig(ConfigReloader.Outcome)
     /// Tell the host of a notice (a headless run prints them).
     case notify(String)
     /// Draw: at once (`urgent`, a key) or paced with the background's frames.

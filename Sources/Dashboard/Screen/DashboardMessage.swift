@@ -8,8 +8,9 @@ public enum DashboardMessage: Sendable {
     /// A probed resource's state changed (an event, an overlay change, a reminder).
     case resourceChanged
     case tick
-    /// The config file changed: the outcome of reading it again.
-    case configReloaded(ConfigReloader.Outcome)
+    /// The config file changed: the outcome of reading it again (indirect: a whole spec would
+    /// make every message as large as it).
+    indirect case configReloaded(ConfigReloader.Outcome)
     /// What the monitor made of a reload.
     case configApplied(Monitor.ReloadResult)
     /// Something the user should know, for the status line ("the config is not watched: …").

@@ -16,10 +16,10 @@ extension DashboardModel {
             return [.frame(urgent: true)]
         case .resourceChanged:
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago").
-            return [.tickSoon, .frame(urgent: false)]
+            return Self.afterAChange
         case .tick:
             spinnerTick += 1
-            return [.tickAgain, .frame(urgent: false)]
+            return Self.afterATick
         case .configReloaded(let outcome):
             titleToChooseAfterReload = selectedPane(world)?.title
             return [.applyConfig(outcome)]
@@ -50,6 +50,10 @@ extension DashboardModel {
             return [.frame(urgent: false)]
         }
     }
+
+    /// The effects of the most frequent messages, made once (every probe sends two).
+    private static let afterAChange: [DashboardEffect] = [.tickSoon, .frame(urgent: false)]
+    private static let afterATick: [DashboardEffect] = [.tickAgain, .frame(urgent: false)]
 
     // MARK: Selection
 
@@ -186,7 +190,7 @@ extension DashboardModel {
         case .searchNext where !zoomSearch.isEmpty:
             searchMissed = !findNext(in: pane.id, after: scroll[pane.id] ?? 0, world: world)
         case .sortColumn:
-            tableSort[pane.id] = TableSort.next(after: tableSort[pane.id], columns: world.tableColumnCount(pane.id))
+            tableSort[pane.id] = TableSort.next(after: tableSort[pane.id], columns: world.tableColumnCount(pane.id, model: self))
             scroll[pane.id] = 0
         case .scrollDown: scrollZoom(pane.id, by: 1, world: world)
         case .scrollUp: scrollZoom(pane.id, by: -1, world: world)

@@ -83,9 +83,11 @@ extension DashboardView {
     static let minimumPaneWidth = 24
 
     /// Columns the grid uses at the current width.
-    var gridColumns: Int {
-        let width = size.columns
-        return max(1, min(spec.layout.columns, width / Self.minimumPaneWidth))
+    var gridColumns: Int { Self.gridColumns(layout: spec.layout.columns, width: size.columns) }
+
+    /// The grid's columns for a layout's and a width.
+    static func gridColumns(layout: Int, width: Int) -> Int {
+        max(1, min(layout, width / minimumPaneWidth))
     }
 
     func render(into buffer: inout Buffer) {

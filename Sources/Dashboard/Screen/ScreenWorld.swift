@@ -21,7 +21,8 @@ public struct PaneFacts: Sendable {
 
 /// What `update` may read of the world beyond its model: the panes as they stand, the screen's
 /// size, and the lines the zoom shows (to scroll and search them). Read only: `update` changes
-/// nothing through it. The runtime is one; a test can be another.
+/// nothing through it, and it never reads the runtime's model (which `update` is changing): what
+/// depends on the model is asked with the model. The runtime is one; a test can be another.
 @MainActor
 public protocol ScreenWorld {
     /// The panes in the config's order.
@@ -39,7 +40,7 @@ public protocol ScreenWorld {
     /// The rows a search in the zoom's `view` of a pane looks through, in order.
     func searchRows(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> [String]
     /// The columns of a table pane's data.
-    func tableColumnCount(_ pane: PaneID) -> Int
+    func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int
     /// The pane's request as a curl command (secrets masked, safe to paste).
     func curlCommand(_ pane: PaneID) -> String
 }
