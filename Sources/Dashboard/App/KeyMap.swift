@@ -180,9 +180,20 @@ public enum KeyMap {
     /// The help overlay's lines.
     public static let helpLines: [String] = bindings.compactMap(\.help)
 
+    private static let hints: [KeyContext: [KeyAction: String]] = {
+        var hints: [KeyContext: [KeyAction: String]] = [:]
+        for binding in bindings {
+            guard let hint = binding.hint else { continue }
+            for (_, action) in binding.keys where hints[binding.context]?[action] == nil {
+                hints[binding.context, default: [:]][action] = hint
+            }
+        }
+        return hints
+    }()
+
     /// The footer hint of the row binding `action` in `context`.
     public static func hint(_ action: KeyAction, in context: KeyContext = .grid) -> String? {
-        bindings.first { $0.context == context && $0.keys.contains { $0.1 == action } }?.hint
+        hints[context]?[action]
     }
 
     /// README's Keys table, in Markdown.

@@ -46,14 +46,15 @@ public final class StatusOverlay: ResourceObserver {
 
     /// The state the rules give for the observed resources now.
     public var state: State {
-        Self.displayState(for: observedResources.lazy.map(\.snapshot), manualLoads: manualLoadCount, priority: displayPriority)
+        Self.displayState(for: observedResources, manualLoads: manualLoadCount, priority: displayPriority)
     }
 
     /// Siesta's rules as a pure function: the first rule of `priority` that holds for the
-    /// resources' states (and the count of manual loads in flight) decides; none: success.
-    public static func displayState(
-        for resources: some Collection<ResourceSnapshot>, manualLoads: Int, priority: [OverlayRule]
-    ) -> State {
+    /// resources' states (snapshots, or the resources as they are) and the count of manual loads
+    /// in flight decides; none: success.
+    public static func displayState<States: Collection>(
+        for resources: States, manualLoads: Int, priority: [OverlayRule]
+    ) -> State where States.Element: ResourceState {
         for rule in priority {
             switch rule {
             case .loading:

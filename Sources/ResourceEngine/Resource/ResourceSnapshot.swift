@@ -1,8 +1,21 @@
 import Foundation
 
+/// What a rule reads of a resource's state: the live resource answers, and so does a snapshot.
+@MainActor
+public protocol ResourceState {
+    /// True while a load request is in flight.
+    var isLoading: Bool { get }
+    /// True when there is data.
+    var hasData: Bool { get }
+    /// The latest error, if any.
+    var latestError: RequestError? { get }
+}
+
+extension Resource: ResourceState {}
+
 /// A resource's state at one moment, as a value: what a screen or a rule reads without holding
 /// the live resource.
-public struct ResourceSnapshot: Sendable {
+public struct ResourceSnapshot: ResourceState, Sendable {
     /// True while a load request was in flight.
     public let isLoading: Bool
     /// The latest data, if any.
