@@ -28,7 +28,7 @@ public final class DemoAPI: Sendable {
         let state = DemoState()
         do {
             return DemoAPI(
-                try await LoopbackServer.start(port: port, handlerTimeout: 30) { server in
+                try await LoopbackServer.start(port: port, handlerTimeout: 30, listenTimeout: 10) { server in
                     await routes(server, state: state, slowDelay: slowDelay)
                     await sampleRoutes(server, state: state)
                 })

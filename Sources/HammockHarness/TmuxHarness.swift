@@ -103,9 +103,14 @@ public final class TmuxHarness {
         try tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// How long a wait lasts before it fails: generous, only ever reached by a bug. Beside two CPU
+    /// hogs on two cores, a program under tmux took over 10 s to draw or exit while the test
+    /// process ran hundreds of tests at once.
+    public static let patience: Double = 60
+
     /// Waits for the next FIFO line satisfying `predicate`, reading new lines as they arrive.
     @discardableResult
-    public func waitForLine(timeout: Double = 10, _ what: String, where predicate: (String) -> Bool) throws -> String {
+    public func waitForLine(timeout: Double = TmuxHarness.patience, _ what: String, where predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             while let newline = pending.firstIndex(of: "\n") {
@@ -136,7 +141,7 @@ public final class TmuxHarness {
 
     /// Waits until the next frame's screen satisfies `predicate` (keys may take several frames).
     public func waitForScreen(_ what: String, where predicate: ([String]) -> Bool) throws -> [String] {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(Self.patience)
         while true {
             let screen = try capture()
             if predicate(screen) { return screen }

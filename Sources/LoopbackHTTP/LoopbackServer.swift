@@ -29,15 +29,18 @@ public final class LoopbackServer: Sendable {
     /// Starts a server on `port` (0: a free one), lets `routes` add its routes, and waits until
     /// it listens; a port that is taken fails at once.
     ///
-    /// - Parameter handlerTimeout: how long a handler may run before FlyingFox answers 500.
+    /// - Parameters:
+    ///   - handlerTimeout: how long a handler may run before FlyingFox answers 500.
+    ///   - listenTimeout: how long it may take to listen (a test's server, beside CPU hogs, took
+    ///     over 10 s); a taken port fails at once whatever it is.
     public static func start(
-        port: UInt16 = 0, handlerTimeout: TimeInterval = 60, routes: @Sendable (HTTPServer) async -> Void
+        port: UInt16 = 0, handlerTimeout: TimeInterval = 60, listenTimeout: TimeInterval = 60, routes: @Sendable (HTTPServer) async -> Void
     ) async throws -> LoopbackServer {
         let server = HTTPServer(
             address: try .inet(ip4: "127.0.0.1", port: port), timeout: handlerTimeout,
             pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         await routes(server)
-        let (task, actual) = try await server.launch()
+        let (task, actual) = try await server.launch(timeout: listenTimeout)
         return LoopbackServer(server: server, task: task, port: actual)
     }
 

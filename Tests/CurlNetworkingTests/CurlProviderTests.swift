@@ -266,7 +266,7 @@ import LoopbackHTTP
             let resources = (1...6).map { service.resource("/after/\($0 * 80)") }
             @MainActor func clients() async throws -> Set<String> {
                 let requests = resources.map { $0.load() }
-                for request in requests { _ = try await request.awaitResult(timeout: 10) }
+                for request in requests { _ = try await request.awaitResult() }
                 return Set(resources.compactMap(\.text))
             }
             let first = try await clients()
@@ -288,7 +288,7 @@ import LoopbackHTTP
             try await drainMainQueue(turns: 2)
             let health = service.resource("/health")
             // Far inside the hanging requests' 40 s: the healthy one needs a connection of its own.
-            _ = try await health.load().awaitResult(timeout: 10)
+            _ = try await health.load().awaitResult()
             #expect(health.text == "UP")
             #expect((health.latestMetrics?.latency ?? 99) < 5)
             for request in hanging { request.cancel() }

@@ -54,7 +54,7 @@ import Testing
         func pane(_ title: String) -> Pane { app.panes.first { $0.spec.title == title }! }
 
         /// Waits for every load in flight, then for the frames they asked for.
-        func settle(timeout: Double = 10) async throws {
+        func settle(timeout: Double = defaultTestTimeout) async throws {
             for _ in 0..<5 {
                 let requests = app.panes.flatMap(\.resource.loadRequests)
                 if requests.isEmpty { break }
