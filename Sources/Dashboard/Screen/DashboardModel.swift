@@ -5,8 +5,9 @@ import TerminalUI
 public typealias PaneID = ObjectIdentifier
 
 /// Everything the screen shows that is not the monitor's: which view is in front, the selection,
-/// the zoom, the filters and searches, the one-line answers. A value: `update` is the only
-/// function that changes it, the view reads a copy.
+/// the zoom, the filters and searches, the one-line answers. A value: `update` (below, in this
+/// file, so its setters can stay private) is the only function that changes it; the view reads
+/// a copy.
 public struct DashboardModel: Sendable {
     /// Which screen is in front.
     public enum Mode: Equatable, Sendable {
@@ -17,43 +18,43 @@ public struct DashboardModel: Sendable {
         case curl
     }
 
-    public internal(set) var mode: Mode = .normal
+    public private(set) var mode: Mode = .normal
     /// The pane the user chose, and the index it had then (used when it is no longer visible).
-    public internal(set) var chosenPane: PaneID?
-    public internal(set) var chosenIndex = 0
+    public private(set) var chosenPane: PaneID?
+    public private(set) var chosenIndex = 0
     /// The title of the pane selected when a config reload began: chosen again once it ran.
-    var titleToChooseAfterReload: String?
-    public internal(set) var isZoomed = false
+    private var titleToChooseAfterReload: String?
+    public private(set) var isZoomed = false
     /// The zoomed pane's view (data, response, request, timing, error).
-    public internal(set) var zoomView: ZoomView = .data
+    public private(set) var zoomView: ZoomView = .data
     /// What `/` searches for in a zoomed detail view.
-    public internal(set) var zoomSearch = ""
+    public private(set) var zoomSearch = ""
     /// "no match" after a search that found nothing, for the footer.
-    public internal(set) var searchMissed = false
+    public private(set) var searchMissed = false
     /// Lines scrolled in zoom, by pane.
-    public internal(set) var scroll: [PaneID: Int] = [:]
+    public private(set) var scroll: [PaneID: Int] = [:]
     /// How a zoomed table's rows are ordered, by pane; none: as the data lists them.
-    public internal(set) var tableSort: [PaneID: TableSort] = [:]
+    public private(set) var tableSort: [PaneID: TableSort] = [:]
     /// The curl command `c` made, shown while `mode` is `.curl`.
-    public internal(set) var curlCommand = ""
+    public private(set) var curlCommand = ""
     /// The event log's view: a text filter (`/`), only the selected pane's events (`f`), and how
     /// many lines it is scrolled up from the newest.
-    public internal(set) var eventFilter = ""
-    public internal(set) var eventsOfSelectedPaneOnly = false
-    public internal(set) var eventScroll = 0
+    public private(set) var eventFilter = ""
+    public private(set) var eventsOfSelectedPaneOnly = false
+    public private(set) var eventScroll = 0
     /// True while `/` in the event log takes typing.
-    public internal(set) var typingEventFilter = false
+    public private(set) var typingEventFilter = false
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
-    public internal(set) var flash: String?
+    public private(set) var flash: String?
     /// The panes' filter (`/`).
-    public internal(set) var filter = ""
-    public internal(set) var sortFailingFirst = false
+    public private(set) var filter = ""
+    public private(set) var sortFailingFirst = false
     /// Raw values instead of formatted ones (`v`).
-    public internal(set) var rawValues = false
+    public private(set) var rawValues = false
     /// A message for the status line (a rejected config reload), shown until the next good reload.
-    public internal(set) var statusMessage: String?
+    public private(set) var statusMessage: String?
     /// Counts ticks: the spinners' frame.
-    public internal(set) var spinnerTick = 0
+    public private(set) var spinnerTick = 0
 
     public init() {}
 
@@ -93,5 +94,298 @@ public struct DashboardModel: Sendable {
     public func selected(in visible: [PaneID]) -> PaneID? {
         let index = selectionIndex(in: visible)
         return visible.indices.contains(index) ? visible[index] : nil
+    }
+}
+
+/// `update`: a message in, the model changed, the effects to carry out returned as data. The
+/// only code that changes a `DashboardModel`.
+@MainActor
+extension DashboardModel {
+    /// Applies `message`, reading `world` where the answer depends on the panes or the screen,
+    /// and returns what the runtime is to do, in order.
+    public mutating func update(_ message: DashboardMessage, world: some ScreenWorld) -> [DashboardEffect] {
+        switch message {
+        case .key(let key):
+            flash = nil
+            return keyPressed(key, world: world) + [.frame(urgent: true)]
+        case .resized:
+            return [.frame(urgent: true)]
+        case .resourceChanged:
+            // The resource now loads (a spinner) or has fresh data ("now", then "1s ago").
+            return Self.afterAChange
+        case .tick:
+            spinnerTick += 1
+            return Self.afterATick
+        case .configReloaded(let outcome):
+            titleToChooseAfterReload = selectedPane(world)?.title
+            return [.applyConfig(outcome)]
+        case .configApplied(let result):
+            defer { titleToChooseAfterReload = nil }
+            switch result {
+            case .reloaded:
+                statusMessage = nil
+                let visible = visibleFacts(world)
+                if let title = titleToChooseAfterReload, let index = visible.firstIndex(where: { $0.title == title }) {
+                    select(index, in: visible)
+                }
+                // The panes are new: they start at the top, as listed.
+                scroll = [:]
+                tableSort = [:]
+                return [.frame(urgent: true), .tickAgain]
+            case .rejected(let line):
+                statusMessage = line
+                return [.frame(urgent: false)]
+            case .unchanged:
+                return []
+            }
+        case .notice(let text):
+            statusMessage = text
+            return [.notify(text), .frame(urgent: false)]
+        case .flash(let text):
+            flash = text
+            return [.frame(urgent: false)]
+        }
+    }
+
+    /// The effects of the most frequent messages, made once (every probe sends two).
+    private static let afterAChange: [DashboardEffect] = [.tickSoon, .frame(urgent: false)]
+    private static let afterATick: [DashboardEffect] = [.tickAgain, .frame(urgent: false)]
+
+    // MARK: Selection
+
+    /// The panes after the filter and the failing-first sort.
+    func visibleFacts(_ world: some ScreenWorld) -> [PaneFacts] {
+        visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }
+    }
+
+    func selectedPane(_ world: some ScreenWorld) -> PaneFacts? {
+        let visible = visibleFacts(world)
+        let index = selectionIndex(in: visible.map(\.id))
+        return visible.indices.contains(index) ? visible[index] : nil
+    }
+
+    /// Chooses the pane at `index` of `visible`.
+    private mutating func select(_ index: Int, in visible: [PaneFacts]) {
+        chosenIndex = max(0, min(index, visible.count - 1))
+        chosenPane = visible.indices.contains(chosenIndex) ? visible[chosenIndex].id : nil
+    }
+
+    /// Chooses the pane the selection now falls on (after a filter that hid the chosen one).
+    private mutating func clampSelection(_ world: some ScreenWorld) {
+        let visible = visibleFacts(world)
+        select(selectionIndex(in: visible.map(\.id)), in: visible)
+    }
+
+    // MARK: Keys
+
+    private mutating func keyPressed(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
+        switch KeyMap.action(for: key, in: .anywhere) {
+        case .interrupt: return [.quit(130)]
+        case .suspend: return [.suspend]
+        default: break
+        }
+        switch mode {
+        case .help:
+            if KeyMap.action(for: key, in: .help) == .close { mode = .normal }
+        case .events:
+            eventsKey(key, world: world)
+        case .curl:
+            if KeyMap.action(for: key, in: .curl) == .close { mode = .normal }
+        case .filtering:
+            filterKey(key, world: world)
+        case .searching:
+            searchKey(key, world: world)
+        case .normal:
+            if isZoomed, let handled = zoomKey(key, world: world) { return handled }
+            return gridKey(key, world: world)
+        }
+        return []
+    }
+
+    /// Typing the panes' filter.
+    private mutating func filterKey(_ key: KeyEvent, world: some ScreenWorld) {
+        switch key {
+        case .enter: mode = .normal
+        case .escape:
+            filter = ""
+            mode = .normal
+        case .backspace: filter = String(filter.dropLast())
+        case .character(let c): filter.append(c)
+        default: break
+        }
+        select(0, in: visibleFacts(world))
+    }
+
+    /// The event log: scroll, `/` filter, `f` only the selected pane, Esc (or `e`, `q`) closes.
+    private mutating func eventsKey(_ key: KeyEvent, world: some ScreenWorld) {
+        let page = max(1, world.size.rows - 6)
+        if typingEventFilter {
+            switch key {
+            case .enter: typingEventFilter = false
+            case .escape:
+                eventFilter = ""
+                typingEventFilter = false
+            case .backspace: eventFilter = String(eventFilter.dropLast())
+            case .character(let c): eventFilter.append(c)
+            default: break
+            }
+            eventScroll = 0
+            return
+        }
+        switch KeyMap.action(for: key, in: .events) {
+        case .close: mode = .normal
+        case .filterEvents:
+            typingEventFilter = true
+            eventFilter = ""
+        case .eventsOfThisPaneOnly: eventsOfSelectedPaneOnly.toggle()
+        case .scrollUp: eventScroll += 1
+        case .scrollDown: eventScroll -= 1
+        case .pageUp: eventScroll += page
+        case .pageDown: eventScroll -= page
+        case .top: eventScroll = Int.max / 2
+        case .bottom: eventScroll = 0
+        default: break
+        }
+        eventScroll = max(0, min(eventScroll, max(0, world.shownEventCount(self) - 1)))
+    }
+
+    /// Typing a search in the zoom.
+    private mutating func searchKey(_ key: KeyEvent, world: some ScreenWorld) {
+        guard let pane = selectedPane(world) else { return mode = .normal }
+        switch key {
+        case .enter:
+            mode = .normal
+            searchMissed = !findNext(in: pane.id, after: (scroll[pane.id] ?? 0) - 1, world: world)
+        case .escape:
+            zoomSearch = ""
+            searchMissed = false
+            mode = .normal
+        case .backspace: zoomSearch = String(zoomSearch.dropLast())
+        case .character(let c): zoomSearch.append(c)
+        default: break
+        }
+    }
+
+    /// Keys that mean something else while zoomed; nil lets the grid's handling see the key.
+    private mutating func zoomKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect]? {
+        guard let pane = selectedPane(world) else {
+            isZoomed = false
+            return nil
+        }
+        let page = max(1, world.size.rows - 4)
+        let isTable = zoomView == .data && pane.isTable
+        switch KeyMap.action(for: key, in: isTable ? [.zoomTable, .zoom] : [.zoom]) {
+        case .zoomView(let view): show(view, of: pane.id)
+        case .close: isZoomed = false
+        case .nextZoomView: show(zoomView.cycled(by: 1), of: pane.id)
+        case .previousZoomView: show(zoomView.cycled(by: -1), of: pane.id)
+        case .search:
+            zoomSearch = ""
+            searchMissed = false
+            mode = .searching
+        case .searchNext where !zoomSearch.isEmpty:
+            searchMissed = !findNext(in: pane.id, after: scroll[pane.id] ?? 0, world: world)
+        case .sortColumn:
+            tableSort[pane.id] = TableSort.next(after: tableSort[pane.id], columns: world.tableColumnCount(pane.id, model: self))
+            scroll[pane.id] = 0
+        case .scrollDown: scrollZoom(pane.id, by: 1, world: world)
+        case .scrollUp: scrollZoom(pane.id, by: -1, world: world)
+        case .pageDown: scrollZoom(pane.id, by: page, world: world)
+        case .pageUp: scrollZoom(pane.id, by: -page, world: world)
+        case .top: scroll[pane.id] = 0
+        case .bottom: scrollZoom(pane.id, by: Int.max / 2, world: world)
+        default: return nil
+        }
+        return []
+    }
+
+    /// The zoomed view's inside: within the border and its one-cell inset on each side.
+    private static func zoomWidth(_ world: some ScreenWorld) -> Int { world.size.columns - 4 }
+
+    private mutating func scrollZoom(_ pane: PaneID, by delta: Int, world: some ScreenWorld) {
+        let height = world.size.rows - 4
+        let content = world.zoomLineCount(pane, zoomView, width: Self.zoomWidth(world), model: self)
+        let maximum = max(0, content - height)
+        scroll[pane] = max(0, min(maximum, (scroll[pane] ?? 0).addingReportingOverflow(delta).partialValue))
+    }
+
+    /// Scrolls the zoomed view to the next line after `line` that contains the search text
+    /// (round the end); false when no line does.
+    private mutating func findNext(in pane: PaneID, after line: Int, world: some ScreenWorld) -> Bool {
+        guard !zoomSearch.isEmpty else { return false }
+        let lines = world.searchRows(pane, zoomView, width: Self.zoomWidth(world), model: self)
+        guard !lines.isEmpty else { return false }
+        for offset in 1...lines.count {
+            let index = ((line + offset) % lines.count + lines.count) % lines.count
+            if PaneContent.matches(lines[index], zoomSearch) {
+                scroll[pane] = index
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Switches the zoom to `view`, from its top.
+    private mutating func show(_ view: ZoomView, of pane: PaneID) {
+        zoomView = view
+        scroll[pane] = 0
+        searchMissed = false
+    }
+
+    private mutating func gridKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
+        let visible = visibleFacts(world)
+        let count = visible.count
+        let selection = selectionIndex(in: visible.map(\.id))
+        let selected = visible.indices.contains(selection) ? visible[selection] : nil
+        let columns = world.gridColumns
+        switch KeyMap.action(for: key, in: .grid) {
+        case .quit: return [.quit(0)]
+        case .reload: return selected.map { [.reload($0.id)] } ?? []
+        case .retry: return selected.map { [.retry($0.id)] } ?? []
+        case .reloadAll: return [.reloadAll]
+        case .togglePause: return [.setPaused(!world.isPaused)]
+        case .toggleRawValues:
+            rawValues.toggle()
+            return [.setRawValues(rawValues)]
+        case .showCurl:
+            guard let selected else { return [] }
+            // The clipboard gets what the screen shows: a config value with control characters
+            // (ESC, BEL…) must not reach a shell the command is pasted into.
+            curlCommand = world.curlCommand(selected.id)
+            mode = .curl
+            return [.copyToClipboard(curlCommand)]
+        case .openPager: return selected.map { [.page($0.id)] } ?? []
+        case .sortFailingFirst:
+            sortFailingFirst.toggle()
+            if let selected, let index = visibleFacts(world).firstIndex(where: { $0.id == selected.id }) {
+                select(index, in: visibleFacts(world))
+            }
+        case .showEvents:
+            mode = .events
+            eventScroll = 0
+        case .showHelp: mode = .help
+        case .filterPanes: mode = .filtering
+        case .clearFilter:
+            if !filter.isEmpty {
+                filter = ""
+                clampSelection(world)
+            }
+        case .zoom:
+            if let selected {
+                isZoomed = true
+                zoomView = .data
+                zoomSearch = ""
+                searchMissed = false
+                scroll[selected.id] = 0
+            }
+        case .selectNext: if count > 0 { select((selection + 1) % count, in: visible) }
+        case .selectPrevious: if count > 0 { select((selection - 1 + count) % count, in: visible) }
+        case .moveRight: select(min(count - 1, selection + 1), in: visible)
+        case .moveLeft: select(max(0, selection - 1), in: visible)
+        case .moveDown: if selection + columns < count { select(selection + columns, in: visible) }
+        case .moveUp: if selection - columns >= 0 { select(selection - columns, in: visible) }
+        default: break
+        }
+        return []
     }
 }
