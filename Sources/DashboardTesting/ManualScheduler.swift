@@ -1,4 +1,3 @@
-import Dashboard
 import Monitor
 
 /// A scheduler for tests: nothing runs until `advance(by:)` moves its clock past the action's time.
