@@ -253,11 +253,6 @@ public final class Monitor {
         }
     }
 
-    /// The probes of the resource `probe` watches (itself among them).
-    public func probesSharing(_ probe: Probe) -> [Probe] {
-        probesByResource[ObjectIdentifier(probe.resource)]?.probes ?? [probe]
-    }
-
     /// The probes kept for the resource a probe watches.
     public func history(for probe: Probe) -> ProbeHistory? {
         histories[probe.historyKey]

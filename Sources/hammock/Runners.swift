@@ -112,17 +112,17 @@ enum ServeRunner {
         }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let unwatched = reloader.watch { outcome in
-            switch outcome {
-            case .reloaded(let newSpec):
-                redactor.redactor = Redactor(newSpec)
-                printLine("hammock serve: config reloaded: \(newSpec.panes.count) pane\(newSpec.panes.count == 1 ? "" : "s")")
-            case .rejected(let errors):
-                let first = errors.problems.first.map(\.description) ?? "invalid config"
-                printError(redactor.redact("hammock serve: config not reloaded: \(first); still serving the previous config"))
+            // The log's redactor first: what the new config's start logs is masked by it.
+            if case .reloaded(let newSpec) = outcome { redactor.redactor = Redactor(newSpec) }
+            switch monitor.apply(outcome) {
+            case .reloaded:
+                let count = monitor.probes.count
+                printLine("hammock serve: config reloaded: \(count) pane\(count == 1 ? "" : "s")")
+            case .rejected(let line):
+                printError("hammock serve: " + line)
             case .unchanged:
                 break
             }
-            monitor.apply(outcome)
         }
         monitor.start()
         server.publishNow()

@@ -86,6 +86,11 @@ import Testing
         let order = model.visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }.map(\.title)
         #expect(order == ["Payments", "Search", "Health", "Orders"])
         #expect(model.selected(in: order.map { title in world.paneFacts.first { $0.title == title }!.id }) == world.ids[1])
+        // Sorting off again: the file's order, the choice still on Payments.
+        _ = press(&model, .character("s"))
+        #expect(model.visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }.map(\.title) == ["Health", "Payments", "Orders", "Search"])
+        #expect(model.selected(in: world.ids) == world.ids[1])
+        _ = press(&model, .character("s"))
         // A filter that hides it falls back to what is there.
         _ = press(&model, .character("/"), .character("o"), .character("r"), .enter)
         #expect(model.filter == "or" && model.mode == .normal)

@@ -44,7 +44,7 @@ public final class DashboardApp {
 
     /// Index into `visiblePanes` of the selected pane: the pane the user chose, wherever a
     /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
-    public var selection: Int { model.selectionIndex(in: visiblePanes.map { ObjectIdentifier($0) }) }
+    public var selection: Int { model.selectionIndex(in: visiblePanes) { ObjectIdentifier($0) } }
     public var isZoomed: Bool { model.isZoomed }
     /// The zoomed pane's view (data, response, request, timing, error).
     public var zoomView: ZoomView { model.zoomView }

@@ -36,9 +36,6 @@ public final class StatusOverlay: ResourceObserver {
     public private(set) var manualLoadCount = 0
     /// Called after every recomputation.
     public var onChange: (@MainActor () -> Void)?
-    /// Called with each event of an observed resource, before `onChange`: lets the overlay's
-    /// owner follow its resources without observing them a second time.
-    public var onEvent: (@MainActor (Resource, ResourceEvent) -> Void)?
 
     public init(displayPriority: [OverlayRule] = StatusOverlay.dashboardDefault) {
         self.displayPriority = displayPriority
@@ -107,7 +104,6 @@ public final class StatusOverlay: ResourceObserver {
         if event == .observerAdded, !observedResources.contains(where: { $0 === resource }) {
             observedResources.append(resource)
         }
-        onEvent?(resource, event)
         onChange?()
     }
 

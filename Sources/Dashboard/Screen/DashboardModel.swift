@@ -86,7 +86,13 @@ public struct DashboardModel: Sendable {
     /// Where the chosen pane is among `visible` (pane IDs in display order); where it was, kept
     /// within them, when it is not there.
     public func selectionIndex(in visible: [PaneID]) -> Int {
-        if let chosenPane, let index = visible.firstIndex(of: chosenPane) { return index }
+        selectionIndex(in: visible) { $0 }
+    }
+
+    /// The same for panes of any kind in display order, `id` naming each (a frame asks several
+    /// times: no array of IDs is made for it).
+    public func selectionIndex<Item>(in visible: [Item], id: (Item) -> PaneID) -> Int {
+        if let chosenPane, let index = visible.firstIndex(where: { id($0) == chosenPane }) { return index }
         return max(0, min(chosenIndex, visible.count - 1))
     }
 
@@ -160,7 +166,7 @@ extension DashboardModel {
 
     func selectedPane(_ world: some ScreenWorld) -> PaneFacts? {
         let visible = visibleFacts(world)
-        let index = selectionIndex(in: visible.map(\.id))
+        let index = selectionIndex(in: visible, id: \.id)
         return visible.indices.contains(index) ? visible[index] : nil
     }
 
@@ -173,7 +179,7 @@ extension DashboardModel {
     /// Chooses the pane the selection now falls on (after a filter that hid the chosen one).
     private mutating func clampSelection(_ world: some ScreenWorld) {
         let visible = visibleFacts(world)
-        select(selectionIndex(in: visible.map(\.id)), in: visible)
+        select(selectionIndex(in: visible, id: \.id), in: visible)
     }
 
     // MARK: Keys
@@ -335,7 +341,7 @@ extension DashboardModel {
     private mutating func gridKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
         let visible = visibleFacts(world)
         let count = visible.count
-        let selection = selectionIndex(in: visible.map(\.id))
+        let selection = selectionIndex(in: visible, id: \.id)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
         let columns = world.gridColumns
         switch KeyMap.action(for: key, in: .grid) {
@@ -357,8 +363,9 @@ extension DashboardModel {
         case .openPager: return selected.map { [.page($0.id)] } ?? []
         case .sortFailingFirst:
             sortFailingFirst.toggle()
-            if let selected, let index = visibleFacts(world).firstIndex(where: { $0.id == selected.id }) {
-                select(index, in: visibleFacts(world))
+            let reordered = visibleFacts(world)
+            if let selected, let index = reordered.firstIndex(where: { $0.id == selected.id }) {
+                select(index, in: reordered)
             }
         case .showEvents:
             mode = .events

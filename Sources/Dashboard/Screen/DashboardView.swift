@@ -55,7 +55,7 @@ struct DashboardView {
     }
 
     func selectionIndex(in visible: [Pane]) -> Int {
-        model.selectionIndex(in: visible.map { ObjectIdentifier($0) })
+        model.selectionIndex(in: visible) { ObjectIdentifier($0) }
     }
 
     /// The probes kept for the resource a pane shows.

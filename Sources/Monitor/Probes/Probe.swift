@@ -65,8 +65,6 @@ public final class Probe {
     private var cachedCheck: ContentCheck?
     /// The content `cachedCheck` was made from, when JSON or text, and the redactor's secrets then.
     private var cachedSource: (content: Source, secrets: Int)?
-    /// Counts the checks made, so a screen knows when to build its view of the content again.
-    public private(set) var contentGeneration = 0
 
     private enum Source {
         case json(JSON), text(String)
@@ -209,7 +207,6 @@ public final class Probe {
         let check = ContentCheck(shape: contentShape, content: redactor.redact(content: entity.content))
         cachedCheck = check
         cachedSource = Source(entity.content).map { ($0, secrets) }
-        contentGeneration += 1
         return check
     }
 
