@@ -174,7 +174,7 @@ public enum ConfigLoader {
         }
         var spec = DashboardSpec(
             file: reader.file, title: title, service: service, services: services, configure: blocks, panes: panes, layout: layout,
-            bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets, liveReports: reader.liveReports)
+            bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
         spec.alerts = alerts
         return spec
     }

@@ -14,8 +14,6 @@ struct NodeReader {
     var bodySecrets: Set<String> = []
     /// Where values read from files put their new contents when the files change.
     let liveSecrets = LiveSecrets()
-    /// Where they say when a new content cannot be used.
-    let liveReports = LiveReports()
 
     init(file: String, environment: [String: String]) {
         self.file = file
@@ -87,10 +85,10 @@ struct NodeReader {
     /// from (`${file:…}`) changes, through `transform` (which makes the value sent).
     mutating func live(
         _ value: ConfigString, transform: @escaping @Sendable (String) -> String = { $0 },
-        validate: @escaping @Sendable (String) -> String? = LiveConfigValue.headerValueProblem
-    ) -> LiveConfigValue? {
+        validate: @escaping @Sendable (String) -> String? = LiveValueSource.headerValueProblem
+    ) -> LiveValueSource? {
         guard !value.files.isEmpty else { return nil }
-        return LiveConfigValue(value, interpolator: interpolator, secrets: liveSecrets, reports: liveReports, transform: transform, validate: validate)
+        return LiveValueSource(value, interpolator: interpolator, transform: transform, validate: validate)
     }
 
     mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {

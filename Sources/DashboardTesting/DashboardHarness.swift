@@ -77,7 +77,7 @@ public final class DashboardHarness {
     /// they asked for.
     public func settle() async throws {
         for _ in 0..<5 where !network.holdsResponses {
-            let requests = app.panes.flatMap(\.resource.loadRequests)
+            let requests = app.panes.flatMap(\.probe.resource.loadRequests)
             if requests.isEmpty { break }
             for request in requests { _ = try await request.awaitResult() }
         }

@@ -16,6 +16,7 @@ extension DashboardSpec {
         networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock(), cache: (any EntityCache)? = nil
     ) -> ServiceGroup {
         let networking = networking ?? URLSessionProvider()
+        let reports = LiveReports()
         func make(_ spec: ServiceSpec) -> Service {
             let engine = Service(
                 baseURL: spec.baseURL.map { WrittenURL.encodingWhatCannotTravel($0.value) }, standardTransformers: service.standardTransformers,
@@ -30,10 +31,11 @@ extension DashboardSpec {
                     $0.cacheNamespace = namespace
                 }
             }
-            configure(engine, as: spec)
+            configure(engine, as: spec, reports: reports)
             return engine
         }
-        return ServiceGroup(main: make(service), named: services.compactMap { spec in spec.name.map { ($0, make(spec)) } })
+        return ServiceGroup(
+            main: make(service), named: services.compactMap { spec in spec.name.map { ($0, make(spec)) } }, reports: reports)
     }
 
     /// Adds the configuration of the service `spec` describes to `service`, its engine service.
@@ -41,9 +43,11 @@ extension DashboardSpec {
     /// Its timings for every URL; headers, credentials, TLS, redirects, cookies and its login
     /// under its base URL (`https://shop.internal/v2/**`); then the `configure:` blocks that name
     /// it or no service, in file order. All of it through `Service.configure`, by pattern.
+    /// Values read from files while running tell `reports` when a new content cannot be used.
     @MainActor
-    public func configure(_ service: Service, as spec: ServiceSpec) {
+    public func configure(_ service: Service, as spec: ServiceSpec, reports: LiveReports = LiveReports()) {
         let name = spec.name.map { "service \($0)" } ?? "service"
+        let values = LiveValues(secrets: liveSecrets, reports: reports)
         // A failure says the server's own words first ("403 · no access to this project"):
         // the message an error body carries (`message`, `error`, problem+json, ServiceStack's
         // `responseStatus`), unless a `configure` block sets the cleanup stage itself.
@@ -57,7 +61,7 @@ extension DashboardSpec {
         }
         if let base = spec.normalizedBaseURL {
             let withoutQuery = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            configureCredentials(service, with: spec, under: withoutQuery + "**")
+            configureCredentials(service, with: spec, under: withoutQuery + "**", reports: reports, values: values)
         }
         for block in blocks(for: spec) {
             let transformers = block.block.pipeline.map { stage in
@@ -69,7 +73,7 @@ extension DashboardSpec {
                 if let expiration = spec.expiration { config.expirationTime = expiration }
                 if let retry = spec.retry { config.retryTime = retry }
                 if let timeout = spec.timeout { config.timeout = timeout }
-                DashboardSpec.apply(spec.headers, to: &config)
+                DashboardSpec.apply(spec.headers, to: &config, values: values)
                 for (key, list) in transformers {
                     config.pipeline[key].removeTransformers()
                     for transformer in list { config.pipeline[key].add(transformer) }
@@ -81,7 +85,7 @@ extension DashboardSpec {
     /// One service's credentials and transport for the URLs under `pattern` (its base URL):
     /// headers, auth, TLS, redirects, cookies, its login.
     @MainActor
-    private func configureCredentials(_ service: Service, with spec: ServiceSpec, under pattern: String) {
+    private func configureCredentials(_ service: Service, with spec: ServiceSpec, under pattern: String, reports: LiveReports, values: LiveValues) {
         let name = spec.name.map { "service \($0)" } ?? "service"
         let headers = spec.allHeaders
         var credentials: HTTPCredentials?
@@ -89,12 +93,11 @@ extension DashboardSpec {
             credentials = HTTPCredentials(user: user.value, password: password.value, scheme: .digest)
         }
         // Dropped cookies are said on the status line, as a value read again is.
-        let reports = liveReports
         let jar = spec.cookies ? CookieJar(name: spec.name ?? "service", onDrop: { reports.post($0) }) : nil
         if !headers.isEmpty || spec.tls != nil || spec.redirects != nil || credentials != nil || jar != nil {
             // Credentials, TLS trust and cookies belong to the service's own origin.
             service.configure(pattern, description: "\(name) headers and transport") { config in
-                DashboardSpec.apply(headers, to: &config)
+                DashboardSpec.apply(headers, to: &config, values: values)
                 if let tls = spec.tls { config.transport.tls = tls }
                 if let redirects = spec.redirects { config.transport.maxRedirects = redirects }
                 if let credentials { config.transport.credentials = credentials }
@@ -112,9 +115,10 @@ extension DashboardSpec {
 
     /// Static headers as they are; headers read from files as computed headers, read again when
     /// the files change.
-    static func apply(_ headers: [HeaderSpec], to config: inout Configuration) {
+    static func apply(_ headers: [HeaderSpec], to config: inout Configuration, values: LiveValues) {
         for header in headers {
-            if let live = header.live {
+            if let source = header.live {
+                let live = values.value(source, of: header)
                 config.headers[header.name] = nil
                 config.computedHeaders[header.name] = { live.current }
             } else {

@@ -33,7 +33,7 @@ extension Monitor {
             }
         }
         onStateChange?()
-        onResourceEvent?(event)
+        onResourceEvent?(event, shown?.probes ?? [])
     }
 
     /// A finished network load (new data, 304 or error) becomes a probe in the resource's history;

@@ -51,8 +51,9 @@ public final class Monitor {
     /// Each firing probe's reminder timer, by probe.
     var reminders: [ObjectIdentifier: ScheduledAction] = [:]
 
-    /// Called after every event of a probed resource has been judged and logged.
-    public var onResourceEvent: (@MainActor (ResourceEvent) -> Void)?
+    /// Called after every event of a probed resource has been judged and logged, with the
+    /// probes of that resource (none for a login's).
+    public var onResourceEvent: (@MainActor (ResourceEvent, [Probe]) -> Void)?
     /// Called for every event-log entry (the `events` command streams these).
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called with what the user should know (a live value that cannot be used), redacted.
@@ -121,7 +122,7 @@ public final class Monitor {
 
     /// Values read again while running (a token file) say so when a new content cannot be used.
     private func listenForLiveReports() {
-        spec.liveReports.onReport { [weak self] message in
+        services.reports.onReport { [weak self] message in
             guard let self else { return }
             self.onNotice?(self.redactor.redact(message))
         }
@@ -277,15 +278,15 @@ public final class Monitor {
         case .reloaded(let newSpec):
             let counts = countsByProbe()
             stop()
-            spec.liveReports.onReport(nil)
+            services.reports.onReport(nil)
             spec = newSpec
-            listenForLiveReports()
             // The new spec's redactor also masks what the old one did (`retiredSecrets`).
             redactor = Redactor(newSpec)
             // Resources hold their service, the service caches them, and its configuration may
             // hold a login session holding one: the old service lets go of all, and all can go.
             services.tearDown()
             services = makeServices(newSpec)
+            listenForLiveReports()
             start()
             restoreCounts(counts)
             recountAll()

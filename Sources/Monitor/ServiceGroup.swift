@@ -15,10 +15,14 @@ public final class ServiceGroup {
     public let main: Service
     /// Each named service's, in file order.
     public let named: [(name: String, service: Service)]
+    /// What the services have to say while running (a token file that cannot be used, a cookie
+    /// dropped): the monitor puts it on the status line.
+    public let reports: LiveReports
 
-    public init(main: Service, named: [(name: String, service: Service)] = []) {
+    public init(main: Service, named: [(name: String, service: Service)] = [], reports: LiveReports = LiveReports()) {
         self.main = main
         self.named = named
+        self.reports = reports
     }
 
     /// The service called `name`; the `service:` section's for nil or an unknown name.

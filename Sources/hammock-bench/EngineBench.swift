@@ -133,11 +133,11 @@ enum EngineBench {
             network.stub(.get, "https://api.bench/p\(i)", .json(body))
         }
         app.start()
-        for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult() } }
+        for pane in app.panes { for request in pane.probe.resource.loadRequests { _ = try await request.awaitResult() } }
         try await drainMainQueue(turns: 2)
         app.drawNow()
         let unchanged = app.drawNow()
-        let valuePane = app.panes[2].resource
+        let valuePane = app.panes[2].probe.resource
         valuePane.overrideLocalContent(with: JSON.object(["status": "UP", "version": "1.4.2", "n": 999]))
         let oneValue = app.drawNow()
         let frames = 300
@@ -188,10 +188,10 @@ extension EngineBench {
         network.stub(.get, "https://api.bench/text", .init(status: 200, headers: ["Content-Type": "text/plain"], body: Data(text.utf8)))
         network.stub(.get, "https://api.bench/n", .json(#"{"n":0}"#))
         app.start()
-        for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult(timeout: 60) } }
+        for pane in app.panes { for request in pane.probe.resource.loadRequests { _ = try await request.awaitResult(timeout: 60) } }
         try await drainMainQueue(turns: 2)
         app.drawNow()
-        let value = app.panes[3].resource
+        let value = app.panes[3].probe.resource
         let frames = 20
         let seconds = time {
             for i in 0..<frames {
@@ -225,7 +225,7 @@ extension EngineBench {
         for i in 0..<30 { network.stub(.get, "https://api.bench/big/\(i)", .json(big)) }
         app.start()
         for _ in 0..<3 {
-            for pane in app.panes { for request in pane.resource.loadRequests { _ = try await request.awaitResult(timeout: 120) } }
+            for pane in app.panes { for request in pane.probe.resource.loadRequests { _ = try await request.awaitResult(timeout: 120) } }
             try await drainMainQueue(turns: 2)
         }
         app.drawNow()

@@ -96,7 +96,7 @@ import Testing
         try "file-secret-value\n\n".write(toFile: directory + "/key", atomically: true, encoding: .utf8)
         let text = "service:\n  baseURL: https://x.test/\n  headers: { X-Api-Key: \"${file:key}\" }\npanes:\n  - { title: A, resource: /a }\n"
         let spec = try ConfigLoader.parse(text, file: directory + "/hammock.yaml", environment: [:])
-        #expect(spec.service.headers[0].currentValue == "file-secret-value")
+        #expect(spec.service.headers[0].value.value == "file-secret-value")
         #expect(spec.service.headers[0].displayValue == "${file:key}")
         #expect(Redactor(spec).redact("key=file-secret-value") == "key=•••")
         #expect(!spec.redactedSummary.contains("file-secret-value"))
@@ -107,7 +107,7 @@ import Testing
     @Test func fileInterpolationReadsToTheEndAndRefusesAnEmptyFile() throws {
         let text = "service:\n  baseURL: https://x.test/\n  headers: { X-Os: \"${file:/proc/sys/kernel/ostype}\" }\npanes:\n  - { title: A, resource: /a }\n"
         let spec = try ConfigLoader.parse(text, file: "/tmp/hammock.yaml", environment: [:])
-        #expect(spec.service.headers[0].currentValue == "Linux")
+        #expect(spec.service.headers[0].value.value == "Linux")
         let directory = ScratchDirectory.path("empty-file")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)

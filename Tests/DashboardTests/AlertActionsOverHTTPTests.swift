@@ -102,11 +102,11 @@ import Testing
                 """)
         run.app.start()
         try await run.settle()
-        #expect(run.app.panes[0].health == .degraded)
+        #expect(run.app.panes[0].probe.health == .degraded)
         #expect(!FileManager.default.fileExists(atPath: run.directory + "/env.txt"), "one failed probe of two acts on nothing")
         run.scheduler.advance(by: 1)
         try await run.settle()
-        #expect(run.app.panes[0].health == .failing)
+        #expect(run.app.panes[0].probe.health == .failing)
         try await waitUntil("the script and the webhook") {
             FileManager.default.fileExists(atPath: run.directory + "/env.txt") && run.hooks.count == 1
         }

@@ -40,8 +40,8 @@ import Testing
         h.stub("items", .json("[" + items + "]"))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[0].content?.lineCount(width: 76) == PaneContentLimits.lines + 1, "5,000 lines and a line saying how many more")
-        #expect(h.app.panes[1].content?.lineCount(width: 76) == PaneContentLimits.lines + 1, "5,000 rows and the header")
+        #expect(h.app.content(of: h.app.panes[0])?.lineCount(width: 76) == PaneContentLimits.lines + 1, "5,000 lines and a line saying how many more")
+        #expect(h.app.content(of: h.app.panes[1])?.lineCount(width: 76) == PaneContentLimits.lines + 1, "5,000 rows and the header")
         let end = try await h.press(.enter, .end)
         #expect(end.joined().contains("more lines"))
     }
@@ -62,8 +62,8 @@ import Testing
         h.stub("health", .json(#"{"status":"UP"}"#))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[0].failure == #"regex "(a|a)*!x" did not match"#)
-        #expect(h.app.panes[1].health == .ok)
+        #expect(h.app.panes[0].probe.failure == #"regex "(a|a)*!x" did not match"#)
+        #expect(h.app.panes[1].probe.health == .ok)
     }
 
     @Test func aFiveMegabyteErrorMessageIsShownAndLoggedBounded() async throws {
@@ -80,7 +80,7 @@ import Testing
         h.stub("fail", .json(#"{"message":"\#(String(repeating: "E", count: 5_000_000))"}"#, status: 500))
         h.app.start()
         try await h.settle()
-        let failure = try #require(h.app.panes[0].failure)
+        let failure = try #require(h.app.panes[0].probe.failure)
         #expect(failure.count < 2_100 && failure.hasSuffix("more characters)"))
         let logged = try #require(h.app.eventLog.entries.last { $0.event == "Error" }?.message)
         #expect(logged.count < 2_100)

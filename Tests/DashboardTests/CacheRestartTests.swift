@@ -46,7 +46,7 @@ import Testing
             let backend = TestBackend(columns: 60, rows: 8)
             let (app, cache) = makeApp(spec: spec, backend: backend)
             app.start()
-            for request in app.panes.flatMap(\.resource.loadRequests) { _ = try await request.awaitResult() }
+            for request in app.panes.flatMap(\.probe.resource.loadRequests) { _ = try await request.awaitResult() }
             for request in [app.panes[0].reload()] { _ = try await request.awaitResult() }
             try await drainMainQueue(turns: 2)
             app.stop()
@@ -65,7 +65,7 @@ import Testing
         network.stub(.get, "https://api.test/orders", .json(#"{"items":[{"id":1,"total":"9.50"},{"id":2,"total":"3.00"}]}"#))
         network.holdsResponses = false
         network.releaseAll()
-        for request in app.panes.flatMap(\.resource.loadRequests) { _ = try await request.awaitResult() }
+        for request in app.panes.flatMap(\.probe.resource.loadRequests) { _ = try await request.awaitResult() }
         try await drainMainQueue(turns: 2)
         #expect(backend.lines.contains { $0.contains("2   3.00") })
         #expect(!backend.lines[1].contains("cached"))
@@ -82,7 +82,7 @@ import Testing
             let spec = try ConfigLoader.parse(yaml, file: directory.path + "/" + file)
             let (app, cache) = makeApp(spec: spec, backend: TestBackend(columns: 60, rows: 8))
             app.start()
-            for request in app.panes.flatMap(\.resource.loadRequests) { _ = try await request.awaitResult() }
+            for request in app.panes.flatMap(\.probe.resource.loadRequests) { _ = try await request.awaitResult() }
             try await drainMainQueue(turns: 2)
             let kept = app.history(for: app.panes[0])?.probes.count
             app.stop()

@@ -55,14 +55,14 @@ import Testing
         app.start()
         try await live.settle()
         let soon = app.panes[0]
-        #expect(soon.health == .unmet)
-        #expect(soon.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h", "\(soon.unmetExpectation ?? "met")")
-        #expect(app.panes[1].health == .ok)
+        #expect(soon.probe.health == .unmet)
+        #expect(soon.probe.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h", "\(soon.probe.unmetExpectation ?? "met")")
+        #expect(app.panes[1].probe.health == .ok)
 
         // Again over the kept connection: libcurl reads no certificate then; the origin's stands.
         try await live.advance(1)
-        #expect(soon.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h")
-        #expect(app.panes[1].health == .ok)
+        #expect(soon.probe.unmetExpectation == "expected tls.expires > 14d, got in 9d 23h")
+        #expect(app.panes[1].probe.health == .ok)
 
         let expiry = Int(validUntil.timeIntervalSince1970)
         let metric = MetricsExposition.render(app.monitor, location: nil).split(separator: "\n")

@@ -3,6 +3,7 @@ import DashboardConfig
 import DashboardTesting
 import Foundation
 import FoundationNetworking
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI
@@ -105,9 +106,9 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         try await h.press(.character("l"), .character("j"))
-        #expect(h.app.selectedPane?.spec.title == "Users")
+        #expect(h.app.selectedPane?.probe.spec.title == "Users")
         try await h.press(.character("h"))
-        #expect(h.app.selectedPane?.spec.title == "Payments")
+        #expect(h.app.selectedPane?.probe.spec.title == "Payments")
         #expect(h.screen[13].contains("t retry"), "the footer offers retry on a failing pane")
         let before = h.network.requestCount(for: h.url("payments"))
         try await h.press(.character("t"))
@@ -127,18 +128,18 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         try await h.press(.character("s"))
-        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments", "Health", "Open orders", "Users"])
-        #expect(h.app.selectedPane?.spec.title == "Health", "s keeps the pane that was selected")
+        #expect(h.app.visiblePanes.map(\.probe.spec.title) == ["Payments", "Health", "Open orders", "Users"])
+        #expect(h.app.selectedPane?.probe.spec.title == "Health", "s keeps the pane that was selected")
         try await h.press(.character("j"))
-        #expect(h.app.selectedPane?.spec.title == "Users")
+        #expect(h.app.selectedPane?.probe.spec.title == "Users")
         // Health and Users start failing, Payments recovers: the order changes under the cursor.
         h.stub("health", .json(#"{"message":"down"}"#, status: 503))
         h.stub("users", .json(#"{"message":"down"}"#, status: 503))
         h.stub("payments", .json(#"{"status":"OK"}"#))
         h.clock.advance(by: 10)
         try await h.press(.character("R"))
-        #expect(h.app.visiblePanes.map(\.spec.title) == ["Health", "Users", "Open orders", "Payments"])
-        #expect(h.app.selectedPane?.spec.title == "Users", "still the pane the user chose")
+        #expect(h.app.visiblePanes.map(\.probe.spec.title) == ["Health", "Users", "Open orders", "Payments"])
+        #expect(h.app.selectedPane?.probe.spec.title == "Users", "still the pane the user chose")
         #expect(h.screen.contains { $0.contains("▸ Users") })
         let before = h.network.requestCount(for: h.url("users"))
         try await h.press(.character("r"))
@@ -177,7 +178,7 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         #expect(h.screen[9].contains("42"))
-        let users = h.app.panes[3].resource
+        let users = h.app.panes[3].probe.resource
         h.stub("users", .json(#"{"count":43}"#))
         var screen = try await h.press(.character("R"))
         #expect(screen[9].contains("43"), "from the network")
@@ -219,7 +220,7 @@ let shopConfig = """
         var screen = try await h.press(.character("/"), .character("p"), .character("a"), .character("y"))
         #expect(screen[0].contains("/pay"))
         #expect(screen[13].hasPrefix(" filter: pay"))
-        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments"])
+        #expect(h.app.visiblePanes.map(\.probe.spec.title) == ["Payments"])
         screen = try await h.press(.enter)
         #expect(screen[1].hasPrefix("┌ ▸ Payments"))
         screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
@@ -232,9 +233,9 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         let screen = try await h.press(.character("s"))
-        #expect(h.app.visiblePanes.map(\.spec.title) == ["Payments", "Health", "Open orders", "Users"])
+        #expect(h.app.visiblePanes.map(\.probe.spec.title) == ["Payments", "Health", "Open orders", "Users"])
         #expect(screen[0].contains("failing first"))
-        #expect(h.app.selectedPane?.spec.title == "Health")
+        #expect(h.app.selectedPane?.probe.spec.title == "Health")
         #expect(screen[1].hasPrefix("┌ Payments"))
     }
 
@@ -298,7 +299,7 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         let frames = h.app.framesDrawn
-        for _ in 0..<50 { h.app.send(.resourceChanged) }
+        for _ in 0..<50 { h.app.send(.reminded) }
         try await drainMainQueue(turns: 2)
         #expect(h.app.framesDrawn == frames + 1)
         #expect(h.backend.cellsPerFrame.last == 0)

@@ -128,7 +128,7 @@ import Testing
         h.app.start()
         try await h.settle()
         #expect(h.network.requestCount(for: h.url("health")) == 1)
-        #expect(h.app.panes[0].resource === h.app.panes[1].resource)
+        #expect(h.app.panes[0].probe.resource === h.app.panes[1].probe.resource)
         try await h.advance(5)
         #expect(h.network.requestCount(for: h.url("health")) == 2, "one refresh for both panes, every 5 s")
         #expect(h.screen.contains { $0.contains("UP") })
@@ -196,7 +196,7 @@ import Testing
         h.stub("three", .json(#"{"three":3}"#))
         h.app.start()
         try await h.settle()
-        let two = h.app.panes[1].resource
+        let two = h.app.panes[1].probe.resource
         #expect(two.observerCount == 2, "the pane's overlay and the event log")
         try await h.press(.tab)
         let newSpec = try ConfigLoader.parse("""
@@ -212,8 +212,8 @@ import Testing
         h.app.send(.configReloaded(.reloaded(newSpec)))
         try await h.settle()
         #expect(two.observerCount == 0, "the old service's resource is no longer observed")
-        #expect(h.app.panes.map(\.spec.title) == ["Two", "Three"])
-        #expect(h.app.selectedPane?.spec.title == "Two", "the selection follows its pane")
+        #expect(h.app.panes.map(\.probe.spec.title) == ["Two", "Three"])
+        #expect(h.app.selectedPane?.probe.spec.title == "Two", "the selection follows its pane")
         #expect(h.screen.contains { $0.contains("three  3") })
     }
 
@@ -234,7 +234,7 @@ import Testing
         ])
         h.app.send(.configReloaded(.rejected(errors)))
         try await h.settle()
-        #expect(h.app.panes.map(\.spec.title) == ["One"])
+        #expect(h.app.panes.map(\.probe.spec.title) == ["One"])
         #expect(h.screen[9] == #" ⚠ config not reloaded: hammock.yaml:5:5: unknown key "resourc" in a pane (did you mean "resource"?) (+1 more…"#)
         #expect(h.app.statusMessage?.hasSuffix("(+1 more); still running the previous config") == true)
         #expect(h.screen.contains { $0.contains(#""a": 1"#) })
@@ -254,11 +254,11 @@ import Testing
         try "service:\n  baseURL: https://api.test/\npanes:\n  - title: One\n    resource: /one\n  - title: Two\n    resource: /two\n".write(toFile: path, atomically: true, encoding: .utf8)
         h.app.send(.configReloaded(reloader.reload()))
         try await h.settle()
-        #expect(h.app.panes.map(\.spec.title) == ["One", "Two"])
+        #expect(h.app.panes.map(\.probe.spec.title) == ["One", "Two"])
         try "panes: [".write(toFile: path, atomically: true, encoding: .utf8)
         h.app.send(.configReloaded(reloader.reload()))
         try await h.settle()
-        #expect(h.app.panes.map(\.spec.title) == ["One", "Two"])
+        #expect(h.app.panes.map(\.probe.spec.title) == ["One", "Two"])
         #expect(h.app.statusMessage?.contains("YAML syntax") == true)
     }
 }

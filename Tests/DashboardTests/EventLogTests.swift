@@ -63,7 +63,7 @@ import Testing
         #expect(screen.dropFirst(3).prefix(6).allSatisfy { !$0.contains("Health") }, "Health had no errors")
 
         screen = try await h.press(.character("/"), .escape, .character("f"))
-        #expect(h.app.selectedPane?.spec.title == "Health")
+        #expect(h.app.selectedPane?.probe.spec.title == "Health")
         #expect(screen[2].contains("Health only"))
         #expect(h.app.shownEvents.allSatisfy { $0.contains("Health") } && !h.app.shownEvents.isEmpty)
         #expect(screen.last?.contains("f all panes") == true)

@@ -43,12 +43,12 @@ import Testing
             .split(separator: " ").joined(separator: " ")
         #expect(paneText.contains(#"⚠ expected body.status == UP, got "DEGRADED""#), "the reason, wrapped in the pane")
         #expect(screen.contains { $0.contains("status  DEGRADED") }, "the data is still shown")
-        #expect(h.app.panes[0].health == .unmet)
+        #expect(h.app.panes[0].probe.health == .unmet)
         #expect(h.app.eventLog.entries.contains { $0.event == "ExpectationFailed" && $0.message == #"expected body.status == UP, got "DEGRADED""# })
 
         h.stub("health", .json(#"{"status":"UP"}"#))
         try await h.advance(1)
-        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.panes[0].probe.health == .ok)
         #expect(h.screen[0].contains("✓2 ✗0 ⟳0"))
         #expect(!h.screen.contains { $0.contains("⚠") })
         #expect(h.app.eventLog.entries.last { $0.panes == ["Health"] }?.event == "ExpectationsMet")
@@ -58,10 +58,10 @@ import Testing
         h.stub("health", .text(#"{"status":"UP"}"#))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[0].unmetExpectation == #"expected header.content-type contains json, got "text/plain""#, "a JSON body labelled text still answers body.status")
+        #expect(h.app.panes[0].probe.unmetExpectation == #"expected header.content-type contains json, got "text/plain""#, "a JSON body labelled text still answers body.status")
         h.stub("health", .json(#"{"status":"UP"}"#))
         try await h.advance(1)
-        #expect(h.app.panes[0].unmetExpectation == nil)
+        #expect(h.app.panes[0].probe.unmetExpectation == nil)
     }
 
     @Test func sortPutsUnmetPanesWithTheFailingOnes() async throws {
@@ -69,7 +69,7 @@ import Testing
         h.app.start()
         try await h.settle()
         try await h.press(.tab, .character("s"))
-        #expect(h.app.visiblePanes.map(\.spec.title) == ["Health", "Orders"])
+        #expect(h.app.visiblePanes.map(\.probe.spec.title) == ["Health", "Orders"])
         #expect(h.screen.contains { $0.contains("▸ Orders") })
     }
 }

@@ -1,6 +1,7 @@
 @testable import Dashboard
 import DashboardTesting
 import Foundation
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI
@@ -71,7 +72,7 @@ import Testing
         h.stub("users", .json(#"{"count":2}"#))
         h.scheduler.advance(by: 1.05)
         try await drainMainQueue(turns: 5)
-        #expect(h.app.panes.allSatisfy { $0.resource.isLoading })
+        #expect(h.app.panes.allSatisfy { $0.probe.resource.isLoading })
         #expect(h.app.framesDrawn == frames, "no frame of spinners for loads that may answer at once")
         #expect(h.screen == before)
 
@@ -90,7 +91,7 @@ import Testing
         h.network.holdsResponses = true
         h.scheduler.advance(by: 0.6)
         try await drainMainQueue(turns: 3)
-        #expect(h.app.panes.contains { $0.resource.isLoading })
+        #expect(h.app.panes.contains { $0.probe.resource.isLoading })
         let held = h.app.framesDrawn
         h.app.send(.key(.tab))
         try await drainMainQueue(turns: 3)

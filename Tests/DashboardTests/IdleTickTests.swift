@@ -1,6 +1,7 @@
 @testable import Dashboard
 import DashboardTesting
 import Foundation
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import TerminalUI
@@ -80,9 +81,9 @@ import Testing
 
         // A pane out of view loads again: its age changes in a second, but nothing on screen does.
         let last = h.app.panes[18]
-        _ = try await last.resource.load().awaitResult()
+        _ = try await last.probe.resource.load().awaitResult()
         try await h.settle()
-        #expect(!h.app.panesOnScreen.contains { $0 === last })
+        #expect(!h.app.panesOnScreen.contains(last.id))
         try await h.advance(0.3)  // the tick the load pulled in has run: the next is far off
         let wait = h.app.secondsUntilTheScreenChanges()
         #expect(wait > 30 && wait < 40, "next change on screen: the header's minute, got \(wait)")
@@ -90,7 +91,7 @@ import Testing
         // In view, it ticks with its age.
         for _ in 0..<9 { h.app.send(.key(.down)) }  // two columns: down moves by two
         try await h.settle()
-        #expect(h.app.panesOnScreen.contains { $0 === last })
+        #expect(h.app.panesOnScreen.contains(last.id))
         #expect(h.screen.contains { $0.contains("P18") && $0.contains("now") }, "\(h.screen)")
         try await h.advance(0.75)
         #expect(h.screen.contains { $0.contains("P18") && $0.contains("1s ago") }, "\(h.screen)")

@@ -2,6 +2,7 @@
 import DashboardConfig
 import DashboardTesting
 import Foundation
+import Monitor
 import Redaction
 import ResourceEngine
 import ResourceEngineTesting
@@ -28,14 +29,14 @@ import Testing
         h.app.start()
         try await h.settle()
         let pane = h.app.panes[0]
-        let first = try #require(pane.content)
+        let first = try #require(h.app.content(of: pane))
         try await h.press(.character("r"))
         #expect(h.network.receivedRequests.count == 2)
-        #expect(pane.content === first, "the same answer again: nothing to make anew")
+        #expect(h.app.content(of: pane) === first, "the same answer again: nothing to make anew")
 
         h.stub("session", .json(#"{"state":"DOWN","build":7}"#))
         try await h.press(.character("r"))
-        #expect(pane.content !== first)
+        #expect(h.app.content(of: pane) !== first)
         #expect(h.screen.contains { $0.contains("state  DOWN") })
     }
 
@@ -47,7 +48,7 @@ import Testing
         h.app.start()
         try await h.settle()
         #expect(h.screen.contains { $0.contains("token  tok-98765") })
-        let live = try #require(h.app.panes[0].redactor.live)
+        let live = try #require(h.app.panes[0].probe.redactor.live)
         live.add("tok-98765")
         try await h.press(.character("r"))
         #expect(h.network.receivedRequests.count == 2)

@@ -185,23 +185,23 @@ import Testing
         try await h.settle()
         let row = h.screen.firstIndex { $0.contains("50%") }
         #expect(row != nil)
-        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.panes[0].probe.health == .ok)
 
         h.stub("disk", .json(#"{"used":0.85}"#))
         try await h.advance(1)
         let warnRow = try #require(h.screen.firstIndex { $0.contains("85%") })
         let warnX = try #require(h.screen[warnRow].firstIndex(of: "8")).utf16Offset(in: h.screen[warnRow])
         #expect(h.backend.buffer[warnX, warnRow].style.foreground == .yellow)
-        #expect(h.app.panes[0].health == .degraded, "warn colours and degrades, it does not fail")
-        #expect(h.app.panes[0].degradedReason == "0.85 meets the warn threshold > 0.8")
+        #expect(h.app.panes[0].probe.health == .degraded, "warn colours and degrades, it does not fail")
+        #expect(h.app.panes[0].probe.degradedReason == "0.85 meets the warn threshold > 0.8")
 
         h.stub("disk", .json(#"{"used":0.97}"#))
         try await h.advance(1)
         let failRow = try #require(h.screen.firstIndex { $0.contains("97%") })
         let failX = try #require(h.screen[failRow].firstIndex(of: "9")).utf16Offset(in: h.screen[failRow])
         #expect(h.backend.buffer[failX, failRow].style.foreground == .red)
-        #expect(h.app.panes[0].health == .failing)
-        #expect(h.app.panes[0].failure == "0.97 meets the fail threshold > 0.95")
+        #expect(h.app.panes[0].probe.health == .failing)
+        #expect(h.app.panes[0].probe.failure == "0.97 meets the fail threshold > 0.95")
         #expect(h.app.eventLog.entries.last?.event == "ContentFailed")
         #expect(h.screen[0].contains("✓0 ✗1"))
     }

@@ -31,7 +31,7 @@ import Testing
         h.stub("d", .json(#"{"message":"who are you"}"#, status: 401))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[3].verdict == .ok, "the 401 it asks for")
+        #expect(h.app.panes[3].probe.verdict == .ok, "the 401 it asks for")
         h.stub("d", .failure(URLError(.cannotConnectToHost)))
         try await h.advance(1.5)
         #expect(h.screen == [
@@ -85,7 +85,7 @@ import Testing
         // Capped by backoff: 0, 1, 3, 6, 9, 12 s.
         #expect(capped.last == 6, "\(capped)")
 
-        #expect(h.app.selectedPane?.spec.title == "Down")
+        #expect(h.app.selectedPane?.probe.spec.title == "Down")
         let before = h.network.requestCount(for: h.url("down"))
         try await h.press(.character("t"))
         try await h.press(.character("r"))
@@ -107,7 +107,7 @@ import Testing
         h.stub("api/v1/label/job/values", .json(#"{"status":"success","data":["node","prometheus"]}"#))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[0].verdict == .ok, "\(h.app.panes[0].failure ?? "")")
+        #expect(h.app.panes[0].probe.verdict == .ok, "\(h.app.panes[0].probe.failure ?? "")")
         #expect(Array(h.screen[1...4]) == [
             "┌ ▸ Jobs ──────────── 200 · 0 ms · now ┐",
             "│ data                                 │",

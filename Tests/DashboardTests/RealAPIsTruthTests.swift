@@ -43,7 +43,7 @@ import Testing
         run.app.start()
         try await run.settle()
         for pane in run.app.panes {
-            #expect(pane.verdict == .ok, "\(pane.spec.title): \(pane.unmetExpectation ?? pane.failure ?? "")")
+            #expect(pane.probe.verdict == .ok, "\(pane.probe.spec.title): \(pane.probe.unmetExpectation ?? pane.probe.failure ?? "")")
         }
         let screen = run.backend.lines.joined(separator: "\n")
         #expect(screen.contains("│ 1   warn "), "the stream's rows: \(screen)")
@@ -99,8 +99,8 @@ import Testing
         let run = DashboardHarness(spec: spec, networking: .curl, columns: 60, rows: 8)
         run.app.start()
         try await run.settle()
-        let answer = run.app.panes[0].resource.latestData?.content as? JSON
-        #expect(answer?["credentials"]?.stringValue == Data("ops:\(password)".utf8).base64EncodedString(), "\(String(describing: run.app.panes[0].resource.latestError))")
+        let answer = run.app.panes[0].probe.resource.latestData?.content as? JSON
+        #expect(answer?["credentials"]?.stringValue == Data("ops:\(password)".utf8).base64EncodedString(), "\(String(describing: run.app.panes[0].probe.resource.latestError))")
         run.app.stop()
     }
 }

@@ -27,7 +27,7 @@ import Testing
         try await h.settle()
         weak let oldService = h.app.services.main
         weak let oldPane = h.app.panes.first
-        weak let oldResource = h.app.panes.first?.resource
+        weak let oldResource = h.app.panes.first?.probe.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: B", with: "title: C"), file: "hammock.yaml", environment: [:])
         h.app.send(.configReloaded(.reloaded(spec)))
         try await h.settle()
@@ -56,9 +56,9 @@ extension ReloadLeakTests {
         h.app.start()
         try await h.settle()
         try await h.settle()
-        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.panes[0].probe.health == .ok)
         weak let oldService = h.app.services.main
-        weak let oldResource = h.app.panes.first?.resource
+        weak let oldResource = h.app.panes.first?.probe.resource
         let spec = try ConfigLoader.parse(yaml.replacingOccurrences(of: "title: Orders", with: "title: Orders2"), file: "hammock.yaml", environment: [:])
         h.app.send(.configReloaded(.reloaded(spec)))
         try await h.settle()

@@ -3,6 +3,7 @@ import Dashboard
 import DashboardConfig
 import Foundation
 import HammockHarness
+import Monitor
 import ResourceEngine
 import ResourceEngineTesting
 import Testing
@@ -123,7 +124,7 @@ extension ServiceSessionTests {
               - { title: Jar, resource: /cookies }
             """)
         var reports: [String] = []
-        run.spec.liveReports.onReport { reports.append($0) }
+        run.service.reports.onReport { reports.append($0) }
         for _ in 0..<10 { _ = try await load(run, "Flood") }
         let carried = try #require(json(try await load(run, "Jar"))?["cookies"]?.objectValue)
         #expect(carried.count <= 150, "\(carried.count) cookies went with the request")

@@ -146,7 +146,7 @@ import Testing
               - { title: Echo, resource: /echo }
             """)
         var reports: [String] = []
-        run.spec.liveReports.onReport { reports.append($0) }
+        run.service.reports.onReport { reports.append($0) }
         func sent() async throws -> (String?, String?) {
             let headers = try #require(json(try await load(run, "Echo"))?["headers"])
             return (headers["authorization"]?.stringValue, headers["x-key"]?.stringValue)

@@ -32,7 +32,7 @@ import Testing
         }
         app.start()
         try await settle(app)
-        func pane(_ title: String) -> Pane { app.panes.first { $0.spec.title == title }! }
+        func pane(_ title: String) -> Pane { app.panes.first { $0.probe.spec.title == title }! }
 
         let expectations: [String: String] = [
             "hang": "The request timed out", "drip": "The request timed out",
@@ -42,40 +42,40 @@ import Testing
             "bad-utf8": "Response is not valid utf-8 text", "status/503": "Service Unavailable",
         ]
         for (title, message) in expectations {
-            #expect(pane(title).resource.latestError?.userMessage == message, "\(title)")
+            #expect(pane(title).probe.resource.latestError?.userMessage == message, "\(title)")
             // Each column of panes read on its own, so wrapped messages read as one text.
             let columns = [backend.lines.map { String($0.prefix(70)) }, backend.lines.map { String($0.dropFirst(70)) }]
             let texts = columns.map { $0.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ") }
             #expect(texts.contains { $0.contains(message) }, "the \(title) pane says \(message)")
         }
-        #expect(pane("reset").resource.latestError != nil)
-        #expect(pane("good").resource.latestData != nil)
-        #expect(pane("json-as-text").resource.latestError == nil)
-        #expect(pane("many-headers").resource.latestError == nil)
+        #expect(pane("reset").probe.resource.latestError != nil)
+        #expect(pane("good").probe.resource.latestData != nil)
+        #expect(pane("json-as-text").probe.resource.latestError == nil)
+        #expect(pane("many-headers").probe.resource.latestError == nil)
         #expect(backend.lines.contains { $0.contains("ok␛]0;pwned␇␛[2J␛[31mred␛[0m") }, "escape sequences show as placeholders")
         for cell in backend.buffer.cells {
             #expect(cell.symbol.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) }, "a control character reached the screen")
         }
 
         // The other panes keep updating, and the switchable pane recovers after failing.
-        let good = pane("good").resource
+        let good = pane("good").probe.resource
         let goodStamp = good.latestData?.timestamp
         await server.setBehaviour(.cut)
         scheduler.advance(by: 3)
         try await settle(app)
         #expect(good.latestData?.timestamp != goodStamp, "the good pane refreshed while others failed")
-        #expect(pane("switchable").resource.latestError?.userMessage == "The server closed the connection before the response was complete")
+        #expect(pane("switchable").probe.resource.latestError?.userMessage == "The server closed the connection before the response was complete")
         await server.setBehaviour(.good)
         scheduler.advance(by: 3)
         try await settle(app)
-        #expect(pane("switchable").resource.latestError == nil)
-        #expect(pane("switchable").resource.json == ["status": "UP"])
+        #expect(pane("switchable").probe.resource.latestError == nil)
+        #expect(pane("switchable").probe.resource.json == ["status": "UP"])
         app.stop()
     }
 
     private func settle(_ app: DashboardApp) async throws {
         for _ in 0..<3 {
-            let inFlight = app.panes.flatMap(\.resource.loadRequests)
+            let inFlight = app.panes.flatMap(\.probe.resource.loadRequests)
             if inFlight.isEmpty { break }
             for request in inFlight { _ = try await request.awaitResult(timeout: 30) }
         }

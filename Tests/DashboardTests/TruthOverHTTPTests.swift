@@ -51,12 +51,12 @@ import Testing
             ) { $0.makeServices(networking: networking, clock: clock) }
         }
 
-        func pane(_ title: String) -> Pane { app.panes.first { $0.spec.title == title }! }
+        func pane(_ title: String) -> Pane { app.panes.first { $0.probe.spec.title == title }! }
 
         /// Waits for every load in flight, then for the frames they asked for.
         func settle(timeout: Double = defaultTestTimeout) async throws {
             for _ in 0..<5 {
-                let requests = app.panes.flatMap(\.resource.loadRequests)
+                let requests = app.panes.flatMap(\.probe.resource.loadRequests)
                 if requests.isEmpty { break }
                 for request in requests { _ = try await request.awaitResult(timeout: timeout) }
             }
@@ -103,10 +103,10 @@ import Testing
         }
         run.app.start()
         try await run.settle()
-        #expect(run.pane("Key a").resource.jsonDict["echo"] == ["key": "a"])
-        #expect(run.pane("Key b").resource.jsonDict["echo"] == ["key": "b"])
-        #expect(run.pane("Plain GET").resource.jsonDict["method"] == "GET")
-        #expect(run.pane("Key a").resource === run.pane("Key a again").resource, "identical requests share one state")
+        #expect(run.pane("Key a").probe.resource.jsonDict["echo"] == ["key": "a"])
+        #expect(run.pane("Key b").probe.resource.jsonDict["echo"] == ["key": "b"])
+        #expect(run.pane("Plain GET").probe.resource.jsonDict["method"] == "GET")
+        #expect(run.pane("Key a").probe.resource === run.pane("Key a again").probe.resource, "identical requests share one state")
         let seen = await run.recorder.requests
         #expect(seen.count == 3, "one request per distinct request: \(seen)")
         #expect(Set(seen.map { "\($0.method) \($0.body)" }) == [#"POST {"key":"a"}"#, #"POST {"key":"b"}"#, "GET "])
@@ -154,13 +154,13 @@ import Testing
         await run.recorder.setFailing(true)
         run.app.start()
         try await run.settle()
-        #expect(run.pane("Payments").health == .failing)
+        #expect(run.pane("Payments").probe.health == .failing)
         await run.recorder.setFailing(false)  // the server is back
         try await run.advance(1)
         #expect(await run.recorder.count == 1, "not before retry")
         try await run.advance(1)
         #expect(await run.recorder.count == 2, "2 s after the failure, not a minute")
-        #expect(run.pane("Payments").health == .ok)
+        #expect(run.pane("Payments").probe.health == .ok)
         #expect(run.backend.lines[0].contains("✓1 ✗0"))
         try await run.advance(58)
         #expect(await run.recorder.count == 2, "healthy again: back to every minute")
@@ -184,7 +184,7 @@ import Testing
             await server.appendRoute("GET /health") { _ in TruthOverHTTPTests.json(#"{"status":"UP"}"#) }
         }
         run.app.start()
-        let health = run.pane("Health").resource
+        let health = run.pane("Health").probe.resource
         for _ in 0..<3 {
             // Far inside the hanging requests' 60 s timeout.
             if let load = health.loadRequests.first { _ = try await load.awaitResult(timeout: 10) }
@@ -192,7 +192,7 @@ import Testing
             #expect((health.latestMetrics?.latency ?? 99) < 5, "latency is the request's own time")
             run.scheduler.advance(by: 1)
         }
-        #expect(run.app.panes.filter { $0.resource.isLoading }.count >= 40, "the others still hang")
+        #expect(run.app.panes.filter { $0.probe.resource.isLoading }.count >= 40, "the others still hang")
         run.app.stop()
         await run.server.stop()
     }
@@ -220,7 +220,7 @@ import Testing
         try await run.settle()
         let targets = Set(await run.recorder.requests.map(\.target))
         #expect(targets == ["/search/a%2Fb?q=x%20y&tag=%E2%9C%93&page=2&sort%20by=-date", "/files/my%20report.txt", "/raw?x=%41"])
-        #expect(run.app.panes.allSatisfy { $0.health == .ok })
+        #expect(run.app.panes.allSatisfy { $0.probe.health == .ok })
         await run.stop()
     }
 }

@@ -46,15 +46,15 @@ import Testing
         #expect(h.screen[1] == "┌ ▸ No token is refused ─────── 401 · 0 ms · now ┐┌ Bad input ─────────────────── 400 · 0 ms · now ┐")
         #expect(h.screen[2].contains("error  unauthorized") && h.screen[2].contains("error  query is required"), "the answer's body is shown")
         #expect(!h.screen.contains { $0.contains("Unable to load data") })
-        #expect(h.app.panes.allSatisfy { $0.health == .ok })
+        #expect(h.app.panes.allSatisfy { $0.probe.health == .ok })
 
         // The same pane on a 200 misses its expectation; on a refused connection it fails.
         h.stub("profile", .json(#"{"name":"Ada"}"#))
         h.stub("search", .failure(URLError(.cannotConnectToHost)))
         try await h.press(.character("R"))
-        #expect(h.app.panes[0].health == .unmet)
-        #expect(h.app.panes[0].unmetExpectation == "expected status == 401, got 200")
-        #expect(h.app.panes[1].health == .failing)
+        #expect(h.app.panes[0].probe.health == .unmet)
+        #expect(h.app.panes[0].probe.unmetExpectation == "expected status == 401, got 200")
+        #expect(h.app.panes[1].probe.health == .failing)
         #expect(h.screen[0].contains("✓0 ✗1 ⚠1"))
     }
 
@@ -93,7 +93,7 @@ import Testing
         h.app.start()
         try await h.settle()
         #expect(h.screen[0].contains("✓0 ✗3"))
-        #expect(h.app.panes.allSatisfy { $0.health == .failing })
+        #expect(h.app.panes.allSatisfy { $0.probe.health == .failing })
         #expect(h.screen[1].contains("200 · 0 ms · error"), "the title says so too")
         #expect(text(h.screen).contains(#"select total: no member "total" at the top level"#))
         #expect(Set(h.app.eventLog.entries.filter { $0.event == "ContentFailed" }.flatMap(\.panes)) == ["Users", "Orders", "Health"])
@@ -110,7 +110,7 @@ import Testing
 
         h.stub("users", .json(#"{"total":42}"#))
         try await h.press(.character("r"))
-        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.panes[0].probe.health == .ok)
         #expect(h.app.eventLog.entries.last?.event == "ContentRecovered")
     }
 
@@ -187,7 +187,7 @@ import Testing
         try await h.settle()
         #expect(h.screen[2] == "│ id  total                            │")
         #expect(h.screen[3] == "│ empty list: no rows                  │")
-        #expect(h.app.panes[0].health == .ok)
+        #expect(h.app.panes[0].probe.health == .ok)
     }
 
     @Test func aFilterThatMatchesNothingSaysSoEvenInANarrowTerminal() async throws {
@@ -236,9 +236,9 @@ import Testing
         h.stub("health", .text(#"{"health":"true","reason":""}"#))
         h.app.start()
         try await h.settle()
-        #expect(h.app.panes[0].resource.latestError == nil)
+        #expect(h.app.panes[0].probe.resource.latestError == nil)
         #expect(h.screen[2].contains("health  true"))
-        #expect(h.app.panes[0].unmetExpectation == #"expected body.health == true, got "true""#)
+        #expect(h.app.panes[0].probe.unmetExpectation == #"expected body.health == true, got "true""#)
     }
 }
 
@@ -252,11 +252,11 @@ import Testing
         let h = try DashboardHarness(yaml, columns: 200, rows: 60)
         h.network.holdsResponses = true
         h.app.start()
-        let loadingAfterStart = h.app.panes.filter { $0.resource.isLoading }.count
+        let loadingAfterStart = h.app.panes.filter { $0.probe.resource.isLoading }.count
         #expect(loadingAfterStart > 0 && loadingAfterStart <= Monitor.startBatch, "at most one batch before the first frame")
         var seenByAKey = -1
         DispatchQueue.main.async { MainActor.assumeIsolated {
-            seenByAKey = h.app.panes.filter { $0.resource.isLoading }.count
+            seenByAKey = h.app.panes.filter { $0.probe.resource.isLoading }.count
             h.app.send(.key(.character("q")))
         } }
         try await drainMainQueue(turns: 30)
@@ -266,7 +266,7 @@ import Testing
         // Those whose start phase has come are loading; the rest follow within the first second
         // (manyPanesStartInPhasesAcrossTheFirstSecondAndKeepThem), not advanced to here: ten
         // thousand load starts would hold the main queue other tests share.
-        let loading = h.app.panes.filter { $0.resource.isLoading }.count
+        let loading = h.app.panes.filter { $0.probe.resource.isLoading }.count
         #expect(loading >= Monitor.phaseGroup && loading < 10_000)
         #expect(h.screen[0].contains("10000 panes"))
         h.app.stop()
@@ -339,7 +339,7 @@ import Testing
             scheduler: scheduler, minimumFrameInterval: 0
         ) { $0.makeServices(networking: network, clock: clock, cache: StaleCache()) }
         app.start()
-        #expect(app.panes.allSatisfy { $0.resource.latestData != nil }, "the cached data is there at once")
+        #expect(app.panes.allSatisfy { $0.probe.resource.latestData != nil }, "the cached data is there at once")
         #expect(network.receivedRequests.count <= Monitor.startBatch, "and at most the first batch loads before the first frame")
         try await drainMainQueue(turns: 10)
         scheduler.advance(by: 1)

@@ -1,4 +1,6 @@
 import Dashboard
+import DashboardConfig
+import Foundation
 import Monitor
 import TerminalUI
 import Testing
@@ -7,44 +9,65 @@ import Testing
 /// still; the model that results and the effects returned. No main queue, no network, no clock.
 @MainActor
 @Suite struct UpdateTests {
-    /// Panes and a screen, as the keys see them; the zoom has `lines` lines per pane.
+    /// A screen that stands still; the zoom has `lines` lines per pane.
     final class StillWorld: ScreenWorld {
-        final class Token {}
-        let tokens = (0..<4).map { _ in Token() }
-        var healths: [Probe.Health] = [.ok, .failing, .ok, .unmet]
         var lines = 100
-        var paused = false
 
-        var ids: [PaneID] { tokens.map(ObjectIdentifier.init) }
-        var paneFacts: [PaneFacts] {
-            ["Health", "Payments", "Orders", "Search"].enumerated().map { index, title in
-                PaneFacts(id: ids[index], title: title, displayURL: "https://shop.test/\(title.lowercased())", health: healths[index], isTable: title == "Orders")
-            }
-        }
         var size: Size { Size(columns: 80, rows: 24) }
         var gridColumns: Int { 2 }
-        var isPaused: Bool { paused }
+        var isPaused = false
         func shownEventCount(_ model: DashboardModel) -> Int { 10 }
         func zoomLineCount(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> Int { lines }
         func searchRows(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> [String] {
             (0..<lines).map { $0 == 42 ? "needle here" : "row \($0)" }
         }
         func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int { 3 }
-        func curlCommand(_ pane: PaneID) -> String { "curl -sS 'https://shop.test/'" }
+        func curlCommand(for pane: PaneState) -> String { "curl -sS '\(pane.displayURL)'" }
     }
 
     let world = StillWorld()
+    /// Four panes, as a config lists them.
+    let spec: DashboardSpec
+    final class Token {}
+    let tokens = (0..<4).map { _ in Token() }
+    var ids: [PaneID] { tokens.map(ObjectIdentifier.init) }
+
+    init() throws {
+        spec = try ConfigLoader.parse(
+            """
+            service: { baseURL: "https://shop.test/" }
+            panes:
+              - { title: Health, resource: /health }
+              - { title: Payments, resource: /payments }
+              - { title: Orders, resource: /orders, show: table }
+              - { title: Search, resource: /search }
+            """, file: "shop.yaml", environment: [:])
+    }
+
+    /// A model that has been told of the four panes, and of what their probes say: Payments
+    /// fails and Search misses an expectation.
+    func model(healths: [Probe.Health] = [.ok, .failing, .ok, .unmet]) -> DashboardModel {
+        var model = DashboardModel()
+        let panes = spec.panes.enumerated().map { index, pane in
+            PaneState(id: ids[index], spec: pane, displayURL: "https://shop.test/\(pane.title.lowercased())", request: PaneRequest(url: URL(string: "https://shop.test/")!))
+        }
+        _ = model.update(.panes(panes), world: world)
+        for (index, health) in healths.enumerated() {
+            _ = model.update(.probed(ids[index], ProbeReport(health: health, verdict: health)), world: world)
+        }
+        return model
+    }
 
     func names(_ effects: [DashboardEffect]) -> [String] {
         effects.map { effect in
             switch effect {
-            case .reload(let id): "reload \(world.ids.firstIndex(of: id) ?? -1)"
-            case .retry(let id): "retry \(world.ids.firstIndex(of: id) ?? -1)"
+            case .reload(let id): "reload \(ids.firstIndex(of: id) ?? -1)"
+            case .retry(let id): "retry \(ids.firstIndex(of: id) ?? -1)"
             case .reloadAll: "reload all"
             case .setPaused(let paused): paused ? "pause" : "resume"
             case .setRawValues(let raw): raw ? "raw" : "formatted"
             case .copyToClipboard(let text): "copy \(text)"
-            case .page(let id): "page \(world.ids.firstIndex(of: id) ?? -1)"
+            case .page(let id): "page \(ids.firstIndex(of: id) ?? -1)"
             case .suspend: "suspend"
             case .quit(let status): "quit \(status)"
             case .applyConfig: "apply config"
@@ -61,12 +84,12 @@ import Testing
     }
 
     @Test func keysOnTheGridAskForTheirWorkAsEffects() {
-        var model = DashboardModel()
+        var model = model()
         #expect(press(&model, .character("r")) == ["reload 0", "frame now"])
         #expect(press(&model, .tab, .character("t")) == ["frame now", "retry 1", "frame now"])
         #expect(press(&model, .character("R")) == ["reload all", "frame now"])
         #expect(press(&model, .character("p")) == ["pause", "frame now"])
-        world.paused = true
+        world.isPaused = true
         #expect(press(&model, .character("p")) == ["resume", "frame now"])
         #expect(press(&model, .character("v"), .character("v")) == ["raw", "frame now", "formatted", "frame now"])
         #expect(press(&model, .character("o")) == ["page 1", "frame now"])
@@ -76,33 +99,33 @@ import Testing
     }
 
     @Test func movingFollowsTheGridAndTheFilterAndSortKeepTheChosenPane() {
-        var model = DashboardModel()
+        var model = model()
         _ = press(&model, .character("j"))
-        #expect(model.selected(in: world.ids) == world.ids[2], "down one row of two columns")
+        #expect(model.selected(in: ids) == ids[2], "down one row of two columns")
         _ = press(&model, .character("l"), .character("k"))
-        #expect(model.selected(in: world.ids) == world.ids[1])
+        #expect(model.selected(in: ids) == ids[1])
         // Failing first: Payments (failing) and Search (unmet) lead; the choice stays on Payments.
         _ = press(&model, .character("s"))
-        let order = model.visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }.map(\.title)
+        let order = model.visiblePanes.map(\.title)
         #expect(order == ["Payments", "Search", "Health", "Orders"])
-        #expect(model.selected(in: order.map { title in world.paneFacts.first { $0.title == title }!.id }) == world.ids[1])
+        #expect(model.selectedPane?.id == ids[1])
         // Sorting off again: the file's order, the choice still on Payments.
         _ = press(&model, .character("s"))
-        #expect(model.visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }.map(\.title) == ["Health", "Payments", "Orders", "Search"])
-        #expect(model.selected(in: world.ids) == world.ids[1])
+        #expect(model.visiblePanes.map(\.title) == ["Health", "Payments", "Orders", "Search"])
+        #expect(model.selected(in: ids) == ids[1])
         _ = press(&model, .character("s"))
         // A filter that hides it falls back to what is there.
         _ = press(&model, .character("/"), .character("o"), .character("r"), .enter)
         #expect(model.filter == "or" && model.mode == .normal)
-        #expect(model.visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }.map(\.title) == ["Orders"])
+        #expect(model.visiblePanes.map(\.title) == ["Orders"])
         _ = press(&model, .escape)
         #expect(model.filter.isEmpty)
     }
 
     @Test func theZoomScrollsSearchesAndSortsWithinItsLines() {
-        var model = DashboardModel()
+        var model = model()
         _ = press(&model, .character("l"), .character("l"), .enter)
-        let orders = world.ids[2]
+        let orders = ids[2]
         #expect(model.isZoomed && model.zoomView == .data)
         // 100 lines in a 20-line window: at most 80 down.
         _ = press(&model, .pageDown, .pageDown, .pageDown, .pageDown, .pageDown)
@@ -123,16 +146,34 @@ import Testing
     }
 
     @Test func curlShowsTheCommandAndOffersItToTheClipboard() {
-        var model = DashboardModel()
-        #expect(press(&model, .character("c")) == ["copy curl -sS 'https://shop.test/'", "frame now"])
-        #expect(model.mode == .curl && model.curlCommand == "curl -sS 'https://shop.test/'")
+        var model = model()
+        #expect(press(&model, .character("c")) == ["copy curl -sS 'https://shop.test/health'", "frame now"])
+        #expect(model.mode == .curl && model.curlCommand == "curl -sS 'https://shop.test/health'")
         _ = press(&model, .character("q"))
         #expect(model.mode == .normal, "q closes the command, it does not quit")
     }
 
+    @Test func aProbesReportIsWhatTheModelSaysOfItsPane() {
+        var model = model(healths: [.ok, .ok, .ok, .ok])
+        _ = press(&model, .character("s"))
+        #expect(model.visiblePanes.map(\.title) == ["Health", "Payments", "Orders", "Search"])
+        // Search fails: failing first puts it first, and the report's reason is the pane's.
+        let failing = ProbeReport(health: .failing, verdict: .failing, failure: "503 Service Unavailable")
+        #expect(names(model.update(.probed(ids[3], failing), world: world)) == ["tick soon", "frame"])
+        #expect(model.visiblePanes.map(\.title) == ["Search", "Health", "Payments", "Orders"])
+        #expect(model.pane(ids[3])?.probe.failure == "503 Service Unavailable")
+        // A report for a pane the model no longer has (a reload replaced it) changes nothing.
+        #expect(model.update(.probed(ObjectIdentifier(Token()), failing), world: world).isEmpty)
+        // A key's load in flight shows the overlay's spinner; the same count again is no news.
+        #expect(model.pane(ids[0])?.overlayState == .success)
+        #expect(names(model.update(.manualLoads(ids[0], 1), world: world)) == ["tick soon", "frame"])
+        #expect(model.pane(ids[0])?.overlayState == .loading)
+        #expect(model.update(.manualLoads(ids[0], 1), world: world).isEmpty)
+    }
+
     @Test func messagesFromTheWorldAskForFramesAndTicks() {
-        var model = DashboardModel()
-        #expect(names(model.update(.resourceChanged, world: world)) == ["tick soon", "frame"])
+        var model = model()
+        #expect(names(model.update(.probed(ids[0], ProbeReport(health: .loading, verdict: .loading)), world: world)) == ["tick soon", "frame"])
         #expect(names(model.update(.tick, world: world)) == ["tick again", "frame"])
         #expect(model.spinnerTick == 1)
         #expect(names(model.update(.notice("cache off"), world: world)) == ["notify cache off", "frame"])

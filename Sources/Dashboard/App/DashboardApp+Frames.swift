@@ -70,7 +70,7 @@ extension DashboardApp {
         let view = view(of: model)
         let sent = terminal.draw { buffer in view.render(into: &buffer) }
         // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
-        if tickAction != nil, !drawn.panes.elementsEqual(drawnBefore.panes, by: ===) { scheduleTick() }
+        if tickAction != nil, drawn.panes != drawnBefore.panes { scheduleTick() }
         onFrame?(sent)
         return sent
     }

@@ -2,16 +2,8 @@ import DashboardConfig
 import Monitor
 import TerminalUI
 
-/// What `update` may read of the dashboard: the panes as they stand, the screen, the zoom's lines.
+/// What `update` may read of the dashboard: the screen, the zoom's and the event log's lines.
 extension DashboardApp: ScreenWorld {
-    public var paneFacts: [PaneFacts] {
-        panes.map { pane in
-            PaneFacts(
-                id: ObjectIdentifier(pane), title: pane.spec.title, displayURL: pane.displayURL, health: pane.health,
-                isTable: pane.spec.show == .table)
-        }
-    }
-
     public var size: Size { terminal?.size ?? Size(columns: 80, rows: 24) }
 
     /// Columns the grid uses at the current width.
@@ -22,22 +14,21 @@ extension DashboardApp: ScreenWorld {
     }
 
     public func zoomLineCount(_ pane: PaneID, _ zoom: ZoomView, width: Int, model: DashboardModel) -> Int {
-        guard let pane = self.pane(pane) else { return 0 }
+        guard let pane = model.pane(pane) else { return 0 }
         return view(of: model).zoomLineCount(pane, width: width)
     }
 
     public func searchRows(_ pane: PaneID, _ zoom: ZoomView, width: Int, model: DashboardModel) -> [String] {
-        guard let pane = self.pane(pane) else { return [] }
+        guard let pane = model.pane(pane) else { return [] }
         return view(of: model).searchRows(pane, width: width)
     }
 
     public func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int {
-        guard let pane = self.pane(pane) else { return 0 }
+        guard let pane = model.pane(pane) else { return 0 }
         return view(of: model).content(of: pane)?.tableColumnCount ?? 0
     }
 
-    public func curlCommand(_ pane: PaneID) -> String {
-        guard let pane = self.pane(pane) else { return "" }
-        return Sanitizer.lines(CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)).joined(separator: "\n")
+    public func curlCommand(for pane: PaneState) -> String {
+         Sanitizer.lines(CurlCommand.make(for: pane.spec, in: spec, redactor: pane.redactor)).joined(separator: "\n")
     }
 }

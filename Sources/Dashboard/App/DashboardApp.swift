@@ -44,7 +44,7 @@ public final class DashboardApp {
 
     /// Index into `visiblePanes` of the selected pane: the pane the user chose, wherever a
     /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
-    public var selection: Int { model.selectionIndex(in: visiblePanes) { ObjectIdentifier($0) } }
+    public var selection: Int { model.selectionIndex(in: model.visiblePanes, id: \.id) }
     public var isZoomed: Bool { model.isZoomed }
     /// The zoomed pane's view (data, response, request, timing, error).
     public var zoomView: ZoomView { model.zoomView }
@@ -64,7 +64,11 @@ public final class DashboardApp {
     /// While paused nothing refreshes on its own; resuming refreshes whatever has fallen due.
     public var isPaused: Bool {
         get { monitor.isPaused }
-        set { monitor.isPaused = newValue }
+        set {
+            monitor.isPaused = newValue
+            // Every pane's next refresh moved (or went).
+            sendPanes()
+        }
     }
     /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
     public var refreshesOnItsOwn: Bool {
@@ -126,7 +130,6 @@ public final class DashboardApp {
     var drawn = DrawnPanes()
     /// The frame before's, kept to compare with (its storage is reused: no array per frame).
     var drawnBefore = DrawnPanes()
-    var panesOnScreen: [Pane] { drawn.panes }
     var tickAction: ScheduledAction?
     /// The pending tick is for spinners (something was loading when it was set).
     private var tickIsForSpinners = false
@@ -161,12 +164,12 @@ public final class DashboardApp {
     /// The monitor's news become the screen's: frames, notices, the bell, a failed alert action.
     private func listenToTheMonitor() {
         monitor.onProbesBuilt = { [weak self] probes in self?.buildPanes(for: probes) }
-        monitor.onResourceEvent = { [weak self] event in
+        monitor.onResourceEvent = { [weak self] event, probes in
             guard let self else { return }
             if event == .requested { pacing.loadStarted(at: Self.uptime()) }
-            send(.resourceChanged)
+            for probe in probes { send(.probed(ObjectIdentifier(probe), probe.report)) }
         }
-        monitor.onReminder = { [weak self] in self?.send(.resourceChanged) }
+        monitor.onReminder = { [weak self] in self?.send(.reminded) }
         monitor.onNotice = { [weak self] message in self?.send(.notice(message)) }
         monitor.onBell = { [weak self] in self?.terminal?.bell() }
         monitor.onAlertActionFailed = { [weak self] line in self?.send(.flash(line)) }
@@ -178,6 +181,7 @@ public final class DashboardApp {
     public func start() {
         guard !started else { return }
         monitor.start()
+        sendPanes()
         started = true
         requestFrame(urgent: true)
         scheduleTick()
@@ -199,17 +203,23 @@ public final class DashboardApp {
         drawnBefore.panes = []
     }
 
-    /// A pane for each probe, observing its resource for the overlay (after the monitor does).
+    /// A pane for each probe, observing its resource for the overlay (before the monitor does).
     private func buildPanes(for probes: [Probe]) {
         detachPanes()
         panes = probes.map { probe in
-            Pane(probe: probe, display: valueDisplay) { [weak self] in self?.send(.resourceChanged) }
+            let id = ObjectIdentifier(probe)
+            return Pane(probe: probe) { [weak self] count in self?.send(.manualLoads(id, count)) }
         }
+    }
+
+    /// Tells the model of the panes as they stand (after a start, a reload, a pause).
+    private func sendPanes() {
+        send(.panes(panes.map(\.state)))
     }
 
     /// Reloads every resource once, as a key press (`R`).
     func reloadAll() {
-        let panesByProbe = Dictionary(panes.map { (ObjectIdentifier($0.probe), $0) }) { first, _ in first }
+        let panesByProbe = Dictionary(panes.map { ($0.id, $0) }) { first, _ in first }
         for (probes, request) in monitor.reloadAll() {
             for probe in probes { panesByProbe[ObjectIdentifier(probe)]?.overlay.trackManualLoad(request) }
         }
@@ -257,13 +267,19 @@ public final class DashboardApp {
         case .reload(let id): pane(id)?.reload()
         case .retry(let id): pane(id)?.retry()
         case .reloadAll: reloadAll()
-        case .setPaused(let paused): monitor.isPaused = paused
+        case .setPaused(let paused): isPaused = paused
         case .setRawValues(let raw): valueDisplay.raw = raw
         case .copyToClipboard(let text): terminal?.copyToClipboard(text)
-        case .page(let id): if let pane = pane(id) { openPager(for: pane) }
+        case .page(let id): if let pane = model.pane(id) { openPager(for: pane) }
         case .suspend: onSuspend?()
         case .quit(let status): onQuit?(status)
-        case .applyConfig(let outcome): send(.configApplied(monitor.apply(outcome)))
+        case .applyConfig(let outcome):
+            let result = monitor.apply(outcome)
+            if case .reloaded = result {
+                sendPanes()
+                caches.keepContents(of: panes.map(\.state))
+            }
+            send(.configApplied(result))
         case .notify(let text): onNotice?(text)
         case .frame(let urgent): requestFrame(urgent: urgent)
         case .tickSoon:
@@ -279,11 +295,11 @@ public final class DashboardApp {
     }
 
     func pane(_ id: PaneID) -> Pane? {
-        panes.first { ObjectIdentifier($0) == id }
+        panes.first { $0.id == id }
     }
 
     /// Hands the terminal to `$PAGER` with the pane's last answer body (redacted, pretty when JSON).
-    private func openPager(for pane: Pane) {
+    private func openPager(for pane: PaneState) {
         guard let body = view().bodyText(of: pane) else {
             return send(.flash("no body to page: \(pane.spec.title) has no answer yet"))
         }
@@ -294,17 +310,32 @@ public final class DashboardApp {
     /// The view of the model as it stands.
     func view(of model: DashboardModel? = nil) -> DashboardView {
         DashboardView(
-            model: model ?? self.model, panes: panes, monitor: monitor, size: terminal?.size ?? Size(columns: 80, rows: 24), clock: clock,
-            timeZone: timeZone, valueDisplay: valueDisplay, caches: caches, drawn: drawn)
+            model: model ?? self.model, spec: monitor.spec, redactor: monitor.redactor, eventLog: monitor.eventLog,
+            healthCounts: monitor.healthCounts, histories: monitor.histories, isPaused: monitor.isPaused,
+            size: terminal?.size ?? Size(columns: 80, rows: 24), now: clock.now, timeZone: timeZone, valueDisplay: valueDisplay,
+            caches: caches, drawn: drawn)
     }
 
     /// The panes after the filter and the failing-first sort, in display order.
-    public var visiblePanes: [Pane] { view().visiblePanes }
+    public var visiblePanes: [Pane] {
+        let byID = Dictionary(panes.map { ($0.id, $0) }) { first, _ in first }
+        return model.visiblePanes.compactMap { byID[$0.id] }
+    }
 
-    public var selectedPane: Pane? { view().selectedPane }
+    public var selectedPane: Pane? { model.selectedPane.flatMap { pane($0.id) } }
 
     /// "200 · 41 ms · 2s ago ⠋": what a pane's title bar says about its last exchange.
-    public func statusText(for pane: Pane, fitting room: Int = .max) -> String { view().statusText(for: pane, fitting: room) }
+    public func statusText(for pane: Pane, fitting room: Int = .max) -> String {
+        model.pane(pane.id).map { view().statusText(for: $0, fitting: room) } ?? ""
+    }
+
+    /// What a pane shows of its content, as the view draws it.
+    func content(of pane: Pane) -> PaneContent? {
+        model.pane(pane.id).flatMap { view().content(of: $0) }
+    }
+
+    /// The panes the latest frame drew.
+    var panesOnScreen: [PaneID] { drawn.panes }
 
     /// The event log's lines as the events view shows them, filtered.
     public var shownEvents: [String] { view().shownEvents }
@@ -324,12 +355,12 @@ public final class DashboardApp {
     }
 
     func secondsUntilTheScreenChanges() -> TimeInterval {
-        if drawn.panes.contains(where: { $0.resource.isLoading }) { return 0.2 }
+        if drawn.panes.contains(where: { model.pane($0)?.probe.resource.isLoading == true }) { return 0.2 }
         let now = clock.now
         var next = Formatting.untilClockChanges(now)
-        for pane in drawn.panes {
-            if let data = pane.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
-            if let until = pane.contentValidUntil { next = min(next, max(0, until - now)) }
+        for id in drawn.panes {
+            if let data = model.pane(id)?.probe.resource.latestData { next = min(next, Formatting.untilAgeChanges(max(0, now - data.timestamp))) }
+            if let until = caches.contentValidUntil(id) { next = min(next, max(0, until - now)) }
         }
         // A little past the boundary, so the tick reads the new text.
         return max(0.05, next + 0.01)

@@ -30,9 +30,9 @@ public enum Snapshot {
         app.savesHistory = false  // a look, not a run: the dashboard's kept probes are read, not changed
         app.actsOnAlerts = false  // a script's look must not page anyone
         app.start()
-        for pane in app.panes { pane.loadIfNeeded() }
+        for probe in app.monitor.probes { probe.loadIfNeeded() }
         for _ in 0..<3 {
-            let inFlight = app.panes.flatMap(\.resource.loadRequests)
+            let inFlight = app.monitor.probes.flatMap(\.resource.loadRequests)
             if inFlight.isEmpty { break }
             for request in inFlight { _ = await request.result }
         }

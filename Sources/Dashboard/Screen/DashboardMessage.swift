@@ -5,8 +5,14 @@ import TerminalUI
 public enum DashboardMessage: Sendable {
     case key(KeyEvent)
     case resized
-    /// A probed resource's state changed (an event, an overlay change, a reminder).
-    case resourceChanged
+    /// The panes as they stand (after the monitor started or ran a new config), in its order.
+    case panes([PaneState])
+    /// What a pane's probe says after an event of its resource.
+    case probed(PaneID, ProbeReport)
+    /// How many loads the user started for a pane are in flight.
+    case manualLoads(PaneID, Int)
+    /// An alert reminder fired: what the panes say may read differently.
+    case reminded
     case tick
     /// The config file changed: the outcome of reading it again (indirect: a whole spec would
     /// make every message as large as it).

@@ -1,13 +1,14 @@
+import DashboardConfig
 import Monitor
 import TerminalUI
 
 /// A pane as `update` knows it: which one, and what its order and the filter depend on.
 public typealias PaneID = ObjectIdentifier
 
-/// Everything the screen shows that is not the monitor's: which view is in front, the selection,
-/// the zoom, the filters and searches, the one-line answers. A value: `update` (below, in this
-/// file, so its setters can stay private) is the only function that changes it; the view reads
-/// a copy.
+/// Everything the screen shows: the panes and what their probes last said, which view is in
+/// front, the selection, the zoom, the filters and searches, the one-line answers. A value:
+/// `update` (below, in this file, so its setters can stay private) is the only function that
+/// changes it; the view reads a copy.
 public struct DashboardModel: Sendable {
     /// Which screen is in front.
     public enum Mode: Equatable, Sendable {
@@ -18,6 +19,10 @@ public struct DashboardModel: Sendable {
         case curl
     }
 
+    /// The panes in the config's order, each with what its probe last said.
+    public private(set) var panes: [PaneState] = []
+    /// Where each pane is in `panes`.
+    private var paneIndex: [PaneID: Int] = [:]
     public private(set) var mode: Mode = .normal
     /// The pane the user chose, and the index it had then (used when it is no longer visible).
     public private(set) var chosenPane: PaneID?
@@ -57,6 +62,23 @@ public struct DashboardModel: Sendable {
     public private(set) var spinnerTick = 0
 
     public init() {}
+
+    /// The pane with `id`, if the model has it.
+    public func pane(_ id: PaneID) -> PaneState? {
+        paneIndex[id].map { panes[$0] }
+    }
+
+    /// The panes after the filter and the failing-first sort, in display order.
+    public var visiblePanes: [PaneState] {
+        visible(panes) { ($0.spec.title, $0.displayURL, $0.probe.health) }
+    }
+
+    /// The selected pane, or nil when none is visible.
+    public var selectedPane: PaneState? {
+        let visible = visiblePanes
+        let index = selectionIndex(in: visible, id: \.id)
+        return visible.indices.contains(index) ? visible[index] : nil
+    }
 
     /// `panes` after the filter and the failing-first sort, in display order; `facts` reads
     /// each one's title, URL and health.
@@ -116,21 +138,33 @@ extension DashboardModel {
             return keyPressed(key, world: world) + [.frame(urgent: true)]
         case .resized:
             return [.frame(urgent: true)]
-        case .resourceChanged:
+        case .panes(let panes):
+            self.panes = panes
+            paneIndex = Dictionary(panes.enumerated().map { ($1.id, $0) }) { first, _ in first }
+            return [.frame(urgent: false)]
+        case .probed(let id, let report):
+            guard let index = paneIndex[id] else { return [] }
+            panes[index].probe = report
             // The resource now loads (a spinner) or has fresh data ("now", then "1s ago").
+            return Self.afterAChange
+        case .manualLoads(let id, let count):
+            guard let index = paneIndex[id], panes[index].manualLoads != count else { return [] }
+            panes[index].manualLoads = count
+            return Self.afterAChange
+        case .reminded:
             return Self.afterAChange
         case .tick:
             spinnerTick += 1
             return Self.afterATick
         case .configReloaded(let outcome):
-            titleToChooseAfterReload = selectedPane(world)?.title
+            titleToChooseAfterReload = selectedPane?.title
             return [.applyConfig(outcome)]
         case .configApplied(let result):
             defer { titleToChooseAfterReload = nil }
             switch result {
             case .reloaded:
                 statusMessage = nil
-                let visible = visibleFacts(world)
+                let visible = visiblePanes
                 if let title = titleToChooseAfterReload, let index = visible.firstIndex(where: { $0.title == title }) {
                     select(index, in: visible)
                 }
@@ -153,32 +187,21 @@ extension DashboardModel {
         }
     }
 
-    /// The effects of the most frequent messages, made once (every probe sends two).
+    /// The effects of the most frequent messages, made once.
     private static let afterAChange: [DashboardEffect] = [.tickSoon, .frame(urgent: false)]
     private static let afterATick: [DashboardEffect] = [.tickAgain, .frame(urgent: false)]
 
     // MARK: Selection
 
-    /// The panes after the filter and the failing-first sort.
-    func visibleFacts(_ world: some ScreenWorld) -> [PaneFacts] {
-        visible(world.paneFacts) { ($0.title, $0.displayURL, $0.health) }
-    }
-
-    func selectedPane(_ world: some ScreenWorld) -> PaneFacts? {
-        let visible = visibleFacts(world)
-        let index = selectionIndex(in: visible, id: \.id)
-        return visible.indices.contains(index) ? visible[index] : nil
-    }
-
     /// Chooses the pane at `index` of `visible`.
-    private mutating func select(_ index: Int, in visible: [PaneFacts]) {
+    private mutating func select(_ index: Int, in visible: [PaneState]) {
         chosenIndex = max(0, min(index, visible.count - 1))
         chosenPane = visible.indices.contains(chosenIndex) ? visible[chosenIndex].id : nil
     }
 
     /// Chooses the pane the selection now falls on (after a filter that hid the chosen one).
-    private mutating func clampSelection(_ world: some ScreenWorld) {
-        let visible = visibleFacts(world)
+    private mutating func clampSelection() {
+        let visible = visiblePanes
         select(selectionIndex(in: visible, id: \.id), in: visible)
     }
 
@@ -198,7 +221,7 @@ extension DashboardModel {
         case .curl:
             if KeyMap.action(for: key, in: .curl) == .close { mode = .normal }
         case .filtering:
-            filterKey(key, world: world)
+            filterKey(key)
         case .searching:
             searchKey(key, world: world)
         case .normal:
@@ -209,7 +232,7 @@ extension DashboardModel {
     }
 
     /// Typing the panes' filter.
-    private mutating func filterKey(_ key: KeyEvent, world: some ScreenWorld) {
+    private mutating func filterKey(_ key: KeyEvent) {
         switch key {
         case .enter: mode = .normal
         case .escape:
@@ -219,7 +242,7 @@ extension DashboardModel {
         case .character(let c): filter.append(c)
         default: break
         }
-        select(0, in: visibleFacts(world))
+        select(0, in: visiblePanes)
     }
 
     /// The event log: scroll, `/` filter, `f` only the selected pane, Esc (or `e`, `q`) closes.
@@ -257,7 +280,7 @@ extension DashboardModel {
 
     /// Typing a search in the zoom.
     private mutating func searchKey(_ key: KeyEvent, world: some ScreenWorld) {
-        guard let pane = selectedPane(world) else { return mode = .normal }
+        guard let pane = selectedPane else { return mode = .normal }
         switch key {
         case .enter:
             mode = .normal
@@ -274,7 +297,7 @@ extension DashboardModel {
 
     /// Keys that mean something else while zoomed; nil lets the grid's handling see the key.
     private mutating func zoomKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect]? {
-        guard let pane = selectedPane(world) else {
+        guard let pane = selectedPane else {
             isZoomed = false
             return nil
         }
@@ -339,7 +362,7 @@ extension DashboardModel {
     }
 
     private mutating func gridKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
-        let visible = visibleFacts(world)
+        let visible = visiblePanes
         let count = visible.count
         let selection = selectionIndex(in: visible, id: \.id)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
@@ -357,13 +380,13 @@ extension DashboardModel {
             guard let selected else { return [] }
             // The clipboard gets what the screen shows: a config value with control characters
             // (ESC, BEL…) must not reach a shell the command is pasted into.
-            curlCommand = world.curlCommand(selected.id)
+            curlCommand = world.curlCommand(for: selected)
             mode = .curl
             return [.copyToClipboard(curlCommand)]
         case .openPager: return selected.map { [.page($0.id)] } ?? []
         case .sortFailingFirst:
             sortFailingFirst.toggle()
-            let reordered = visibleFacts(world)
+            let reordered = visiblePanes
             if let selected, let index = reordered.firstIndex(where: { $0.id == selected.id }) {
                 select(index, in: reordered)
             }
@@ -375,7 +398,7 @@ extension DashboardModel {
         case .clearFilter:
             if !filter.isEmpty {
                 filter = ""
-                clampSelection(world)
+                clampSelection()
             }
         case .zoom:
             if let selected {

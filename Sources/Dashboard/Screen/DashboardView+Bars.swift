@@ -24,7 +24,7 @@ extension DashboardView {
         let count = "\(panes.count) pane\(panes.count == 1 ? "" : "s")"
         // Narrowing drops the file name, then the title, then the clock: the counts stay.
         let lefts = [" \(spec.title) · \(file) · \(count)  \(state)", " \(spec.title) · \(count)  \(state)", " \(state)"]
-        let right = "\(Formatting.clock(clock.now, timeZone: timeZone, seconds: false))   ? help "
+        let right = "\(Formatting.clock(now, timeZone: timeZone, seconds: false))   ? help "
         let rightWidth = DisplayWidth.of(right) + 1
         let left = lefts.first { DisplayWidth.of($0) + rightWidth <= area.width } ?? lefts.last!
         StatusBar(left: left, right: right, style: Style().reversed).render(into: area, buffer: &buffer)

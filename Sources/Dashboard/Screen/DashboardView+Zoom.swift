@@ -19,7 +19,7 @@ extension DashboardView {
     }
 
     /// The lines of `view` for `pane` (not for `.data`, which draws the pane's content).
-    func detailLines(_ view: ZoomView, of pane: Pane) -> [DetailLine] {
+    func detailLines(_ view: ZoomView, of pane: PaneState) -> [DetailLine] {
         let redact = { (text: String) in pane.redactor.redact(text) }
         switch view {
         case .data: return []
@@ -31,17 +31,17 @@ extension DashboardView {
     }
 
     /// The latest exchange's answer: the error's when it is newer than the data.
-    private func latestAnswer(of pane: Pane) -> (entity: Entity?, status: Int?, isError: Bool) {
-        let resource = pane.resource
+    private func latestAnswer(of pane: PaneState) -> (entity: Entity?, status: Int?, isError: Bool) {
+        let resource = pane.probe.resource
         if let error = resource.latestError, error.timestamp >= (resource.latestData?.timestamp ?? -.infinity) {
             return (error.entity, error.httpStatusCode, true)
         }
         return (resource.latestData, resource.latestMetrics?.statusCode, false)
     }
 
-    private func responseLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+    private func responseLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
         let answer = latestAnswer(of: pane)
-        let resource = pane.resource
+        let resource = pane.probe.resource
         var lines: [DetailLine] = []
         if let status = answer.status {
             let style = status >= 400 ? Style().fg(.red).bolded : Style().fg(.green).bolded
@@ -53,11 +53,11 @@ extension DashboardView {
         } else {
             return [DetailLine(text: resource.isLoading ? "loading…" : "no response yet", style: Style().dimmed)]
         }
-        var facts = ["\(resource.loadRequest?.method.httpName ?? "GET") \(pane.displayURL)"]
+        var facts = ["\(pane.request.method.httpName) \(pane.displayURL)"]
         if let metrics = resource.latestMetrics {
             facts.append(Formatting.latency(metrics.latency))
             facts.append(ValueFormatter.bytes(Double(metrics.bodyBytes)))
-            facts.append(Formatting.age(max(0, clock.now - metrics.finishedAt)))
+            facts.append(Formatting.age(max(0, now - metrics.finishedAt)))
         }
         lines.append(DetailLine(text: facts.joined(separator: " · "), style: Style().dimmed))
         lines += certificateLines(pane, redact: redact)
@@ -73,15 +73,15 @@ extension DashboardView {
 
     /// The last answer's body as the response view shows it (redacted, pretty when JSON), for
     /// the pager; nil when there is none.
-    func bodyText(of pane: Pane) -> String? {
+    func bodyText(of pane: PaneState) -> String? {
         let answer = latestAnswer(of: pane)
         guard let entity = answer.entity else { return nil }
         return prettyBody(entity, of: pane, isError: answer.isError).joined(separator: "\n") + "\n"
     }
 
     /// `entity`'s body redacted and pretty-printed, worked out once per answer.
-    private func prettyBody(_ entity: Entity, of pane: Pane, isError: Bool) -> [String] {
-        let key = ViewCaches.PrettyBodyKey(pane: ObjectIdentifier(pane), timestamp: entity.timestamp, isError: isError)
+    private func prettyBody(_ entity: Entity, of pane: PaneState, isError: Bool) -> [String] {
+        let key = ViewCaches.PrettyBodyKey(pane: pane.id, timestamp: entity.timestamp, isError: isError)
         if let lines = caches.prettyBodies[key] { return lines }
         let lines = PaneContent.textLines(ContentCheck.json(from: pane.redactor.redact(content: entity.content)), pretty: true)
         // Only the latest few: the zoom shows one pane at a time.
@@ -90,19 +90,12 @@ extension DashboardView {
         return lines
     }
 
-    private func requestLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
-        let resource = pane.resource
-        let method = resource.loadRequest?.method ?? .get
-        var lines: [DetailLine] = [.heading("\(method.httpName) \(pane.displayURL)")]
-        let sent = pane.redactor.redactURL(resource.url.absoluteString)
+    private func requestLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
+        let request = pane.request
+        var lines: [DetailLine] = [.heading("\(request.method.httpName) \(pane.displayURL)")]
+        let sent = pane.redactor.redactURL(request.url.absoluteString)
         if sent != pane.displayURL { lines.append(DetailLine(text: "sent as " + sent, style: Style().dimmed)) }
-        let configuration = resource.configuration(for: method)
-        var headers = configuration.headers
-        for (name, value) in configuration.computedHeaders { headers[name] = value() ?? headers[name] }
-        for (name, value) in resource.loadRequest?.headers ?? [:] { headers[name] = value }
-        let omitted = Set((resource.loadRequest?.omittedHeaders ?? []).map { $0.lowercased() })
-        headers = headers.filter { !omitted.contains($0.key.lowercased()) }
-        if let body = resource.loadRequest?.contentType { headers["Content-Type"] = body }
+        var headers = request.headersNow
         // A login's token goes in the header and after the scheme the login names.
         let service = spec.serviceSpec(for: pane.spec)
         var login: LoginSpec?
@@ -124,12 +117,11 @@ extension DashboardView {
             let shown = json.map { PaneContent.textLines(pane.redactor.redact(content: $0) as? JSON ?? $0, pretty: true) } ?? Sanitizer.lines(redact(text))
             lines += shown.map { DetailLine(text: $0) }
         }
-        let transport = configuration.transport
         var notes: [String] = []
-        let timeout = configuration.timeout
+        let timeout = request.timeout
         if timeout.isFinite, timeout > 0 { notes.append("timeout \(ValueFormatter.duration(timeout))") }
-        if transport.tls.insecure { notes.append("TLS not verified") }
-        if transport.cookieJar != nil { notes.append("cookies kept") }
+        if request.tlsInsecure { notes.append("TLS not verified") }
+        if request.keepsCookies { notes.append("cookies kept") }
         if !notes.isEmpty {
             lines.append(.blank)
             lines.append(DetailLine(text: notes.joined(separator: " · "), style: Style().dimmed))
@@ -139,9 +131,9 @@ extension DashboardView {
 
     /// The https server's certificate: subject, issuer, and when it expires (red within 7 days,
     /// yellow within 30); nothing for plain HTTP.
-    private func certificateLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
-        guard let metrics = pane.resource.latestMetrics, let certificate = metrics.certificate else { return [] }
-        let left = certificate.notAfter - clock.now
+    private func certificateLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
+        guard let metrics = pane.probe.resource.latestMetrics, let certificate = metrics.certificate else { return [] }
+        let left = certificate.notAfter - now
         let date = ValueFormatter.localTime(certificate.notAfter, timeZone: timeZone)
         let expiry = left < 0 ? "expired \(ValueFormatter.duration(-left)) ago" : "in \(ValueFormatter.duration(left))"
         return [
@@ -154,14 +146,14 @@ extension DashboardView {
         ]
     }
 
-    private func timingLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+    private func timingLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
         var lines: [DetailLine] = []
-        if let metrics = pane.resource.latestMetrics {
-            lines.append(.heading("Last probe: \(metrics.statusCode.map(String.init) ?? "no response") · \(Formatting.latency(metrics.latency)) · \(Formatting.age(max(0, clock.now - metrics.finishedAt)))"))
+        if let metrics = pane.probe.resource.latestMetrics {
+            lines.append(.heading("Last probe: \(metrics.statusCode.map(String.init) ?? "no response") · \(Formatting.latency(metrics.latency)) · \(Formatting.age(max(0, now - metrics.finishedAt)))"))
             if let timing = metrics.timing {
                 // libcurl reports no connect or TLS time for a connection it reused.
                 let reused = timing.connect == nil && timing.firstByte != nil
-                let https = pane.resource.url.scheme?.lowercased() == "https"
+                let https = pane.request.url.scheme?.lowercased() == "https"
                 let phases: [(String, TimeInterval?, String)] = [
                     ("DNS", timing.nameLookup, reused ? "— (cached)" : "—"),
                     ("connect", timing.connect, reused ? "— (connection reused)" : "—"),
@@ -195,9 +187,9 @@ extension DashboardView {
         return lines
     }
 
-    private func errorLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
-        guard let error = pane.resource.latestError else {
-            if let problem = pane.failure ?? pane.unmetExpectation {
+    private func errorLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
+        guard let error = pane.probe.resource.latestError else {
+            if let problem = pane.probe.failure ?? pane.probe.unmetExpectation {
                 return [DetailLine(text: problem, style: Style().fg(.red).bolded)] + alertLines(pane, redact: redact)
             }
             return [DetailLine(text: "no error: the last load worked", style: Style().dimmed)] + alertLines(pane, redact: redact)
@@ -212,11 +204,11 @@ extension DashboardView {
             let failures = history.probes.reversed().prefix { !$0.answered }
             if let first = failures.last {
                 let since = Formatting.clock(first.time, timeZone: timeZone)
-                lines.append(DetailLine(text: "failing since \(since) (\(Formatting.age(max(0, clock.now - first.time)))), \(failures.count) probe\(failures.count == 1 ? "" : "s") in a row"))
+                lines.append(DetailLine(text: "failing since \(since) (\(Formatting.age(max(0, now - first.time)))), \(failures.count) probe\(failures.count == 1 ? "" : "s") in a row"))
             }
         }
-        if let data = pane.resource.latestData {
-            lines.append(DetailLine(text: "last good data \(Formatting.age(max(0, clock.now - data.timestamp)))", style: Style().dimmed))
+        if let data = pane.probe.resource.latestData {
+            lines.append(DetailLine(text: "last good data \(Formatting.age(max(0, now - data.timestamp)))", style: Style().dimmed))
         }
         var cause = error.cause.map { $0 as any Error }
         var depth = 0
@@ -235,17 +227,17 @@ extension DashboardView {
     }
 
     /// The pane's state and alert: why it is degraded, since when its alert fires, what it does.
-    private func alertLines(_ pane: Pane, redact: (String) -> String) -> [DetailLine] {
+    private func alertLines(_ pane: PaneState, redact: (String) -> String) -> [DetailLine] {
         let alerts = pane.spec.alerts
         var state = "state       \(pane.health.name)"
-        if let reason = pane.degradedReason { state += ": " + redact(reason) }
+        if let reason = pane.probe.degradedReason { state += ": " + redact(reason) }
         let stateLine = DetailLine(text: state, style: pane.health == .ok ? .plain : Style().fg(pane.health == .failing ? .red : .yellow))
         // Without `alerts:` a pane fails on its first failed probe and does nothing more: only a
         // degraded state (a warn threshold) needs saying.
         guard alerts.configured else { return pane.health == .degraded ? [.blank, stateLine] : [] }
         var lines: [DetailLine] = [.blank, .heading("Alert"), stateLine]
-        if pane.alert.firing, let fired = pane.alert.firedAt {
-            var text = "firing      since \(Formatting.clock(fired, timeZone: timeZone)) (\(Formatting.age(max(0, clock.now - fired))))"
+        if pane.probe.alert.firing, let fired = pane.probe.alert.firedAt {
+            var text = "firing      since \(Formatting.clock(fired, timeZone: timeZone)) (\(Formatting.age(max(0, now - fired))))"
             if let remind = alerts.remind { text += ", reminding every \(DurationText.format(remind))" }
             lines.append(DetailLine(text: text))
         }
@@ -262,8 +254,8 @@ extension DashboardView {
 
     /// Draws a detail view of the zoomed pane: its lines from the pane's scroll, the search's
     /// matches highlighted, and under the timing view the history chart.
-    func renderDetail(_ view: ZoomView, of pane: Pane, into area: Rect, buffer: inout Buffer) {
-        drawn.panes.append(pane)
+    func renderDetail(_ view: ZoomView, of pane: PaneState, into area: Rect, buffer: inout Buffer) {
+        drawn.panes.append(pane.id)
         let block = Block(
             title: "\(pane.spec.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
             titleStyle: Style().bolded.fg(.cyan), rightTitleStyle: Style().dimmed)
@@ -284,12 +276,12 @@ extension DashboardView {
     }
 
     /// The lines the zoom's current view of `pane` has at `width` (after wrapping, for `.data`).
-    func zoomLineCount(_ pane: Pane, width: Int) -> Int {
+    func zoomLineCount(_ pane: PaneState, width: Int) -> Int {
         zoomView == .data ? content(of: pane)?.lineCount(width: width) ?? 0 : detailLines(zoomView, of: pane).count
     }
 
     /// The rows a search in the zoom's current view of `pane` looks through, in order.
-    func searchRows(_ pane: Pane, width: Int) -> [String] {
+    func searchRows(_ pane: PaneState, width: Int) -> [String] {
         zoomView == .data ? content(of: pane)?.searchRows(width: width) ?? [] : detailLines(zoomView, of: pane).map(\.text)
     }
 }

@@ -5,16 +5,24 @@ import Redaction
 import ResourceEngine
 import TerminalUI
 
-/// The screen drawn from a copy of the model, the panes and the monitor: it changes nothing it
-/// reads. It returns the panes it drew (`drawn`); what it memoises (pretty bodies, a pane's
-/// content as drawn) lives in caches the runtime owns.
+/// The screen drawn from a copy of the model (the panes and what their probes said, the screen's
+/// state) and what the monitor says beyond the panes (its counts, event log and histories), read
+/// as values for the frame: it changes nothing it reads and calls nothing of the engine. It
+/// returns the panes it drew (`drawn`); what it memoises (a pane's content as drawn, pretty
+/// bodies) lives in caches the runtime owns.
 @MainActor
 struct DashboardView {
     let model: DashboardModel
-    let panes: [Pane]
-    let monitor: Monitor
+    let spec: DashboardSpec
+    let redactor: Redactor
+    let eventLog: EventLog
+    let healthCounts: HealthCounts
+    /// The monitor's probe histories, by `PaneState.historyKey`.
+    let histories: [String: ProbeHistory]
+    let isPaused: Bool
     let size: Size
-    let clock: any EngineClock
+    /// The time on the engine clock the frame is drawn at.
+    let now: TimeInterval
     /// Nil: the system's zone (`LocalTime`).
     let timeZone: TimeZone?
     let valueDisplay: ValueDisplay
@@ -22,11 +30,7 @@ struct DashboardView {
     /// Where `render` lists the panes it drew, in any view.
     let drawn: DrawnPanes
 
-    var spec: DashboardSpec { monitor.spec }
-    var redactor: Redactor { monitor.redactor }
-    var eventLog: EventLog { monitor.eventLog }
-    var healthCounts: HealthCounts { monitor.healthCounts }
-    var isPaused: Bool { monitor.isPaused }
+    var panes: [PaneState] { model.panes }
     var mode: DashboardModel.Mode { model.mode }
     var filter: String { model.filter }
     var sortFailingFirst: Bool { model.sortFailingFirst }
@@ -44,33 +48,27 @@ struct DashboardView {
     var spinnerTick: Int { model.spinnerTick }
 
     /// The panes after the filter and the failing-first sort, in display order.
-    var visiblePanes: [Pane] {
-        model.visible(panes) { ($0.spec.title, $0.displayURL, $0.health) }
-    }
+    var visiblePanes: [PaneState] { model.visiblePanes }
 
-    var selectedPane: Pane? {
-        let visible = visiblePanes
-        let index = selectionIndex(in: visible)
-        return visible.indices.contains(index) ? visible[index] : nil
-    }
+    var selectedPane: PaneState? { model.selectedPane }
 
-    func selectionIndex(in visible: [Pane]) -> Int {
-        model.selectionIndex(in: visible) { ObjectIdentifier($0) }
+    func selectionIndex(in visible: [PaneState]) -> Int {
+        model.selectionIndex(in: visible, id: \.id)
     }
 
     /// The probes kept for the resource a pane shows.
-    func history(for pane: Pane) -> ProbeHistory? {
-        monitor.history(for: pane.probe)
+    func history(for pane: PaneState) -> ProbeHistory? {
+        histories[pane.historyKey]
     }
 
     /// Lines the pane's zoom is scrolled.
-    func scroll(of pane: Pane) -> Int {
-        model.scroll[ObjectIdentifier(pane)] ?? 0
+    func scroll(of pane: PaneState) -> Int {
+        model.scroll[pane.id] ?? 0
     }
 
     /// What the pane shows of its entity, its table in the order the zoom sorts it.
-    func content(of pane: Pane) -> PaneContent? {
-        pane.content(sortedBy: model.tableSort[ObjectIdentifier(pane)])
+    func content(of pane: PaneState) -> PaneContent? {
+        caches.content(of: pane, sortedBy: model.tableSort[pane.id], display: valueDisplay)
     }
 }
 
@@ -126,7 +124,7 @@ extension DashboardView {
 
     // MARK: Grid
 
-    private func renderGrid(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
+    private func renderGrid(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
         let columns = gridColumns
         let rowCount = (visible.count + columns - 1) / columns
         if area.height / rowCount < Self.minimumPaneHeight {
@@ -140,7 +138,7 @@ extension DashboardView {
     }
 
     /// One line per pane; the window scrolls to keep the selection in view.
-    private func renderCollapsed(_ visible: [Pane], into area: Rect, buffer: inout Buffer) {
+    private func renderCollapsed(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
         let capacity = area.height
         let selection = selectionIndex(in: visible)
         let first = max(0, min(selection - capacity + 1, visible.count - capacity))
@@ -148,7 +146,7 @@ extension DashboardView {
         for pane in visible { titleWidth = max(titleWidth, min(24, pane.titleWidth)) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
             let pane = visible[index]
-            drawn.panes.append(pane)
+            drawn.panes.append(pane.id)
             let (mark, style) = marker(for: pane)
             let y = area.y + row
             let selected = index == selection
@@ -165,7 +163,7 @@ extension DashboardView {
     /// How a degraded pane is marked (half of ✓, half of ✗).
     static let degradedMark = "◐"
 
-    private func marker(for pane: Pane) -> (String, Style) {
+    private func marker(for pane: PaneState) -> (String, Style) {
         switch pane.health {
         case .ok: ("✓", Style().fg(.green))
         case .failing: ("✗", Style().fg(.red).bolded)
@@ -176,9 +174,9 @@ extension DashboardView {
     }
 
     /// A one-line summary: status, latency, and the data or the error.
-    private func summary(of pane: Pane) -> String {
+    private func summary(of pane: PaneState) -> String {
         var summary = statusText(for: pane)
-        let detail = pane.failure ?? pane.unmetExpectation ?? content(of: pane)?.summary() ?? ""
+        let detail = pane.probe.failure ?? pane.probe.unmetExpectation ?? content(of: pane)?.summary() ?? ""
         if !detail.isEmpty { summary += summary.isEmpty ? detail : "  " + detail }
         return summary
     }
@@ -186,7 +184,7 @@ extension DashboardView {
     // MARK: One pane
 
     /// "200 · 41 ms · 2s ago ⠋": what the title bar says about the last exchange.
-    func statusText(for pane: Pane) -> String {
+    func statusText(for pane: PaneState) -> String {
         statusText(for: pane, fitting: .max)
     }
 
@@ -195,7 +193,7 @@ extension DashboardView {
     /// unmet, the data's age) and the spinner stay to the last. Built one variant at a time, with
     /// no arrays or closures: this runs for every pane of every frame, and the longest nearly
     /// always fits.
-    func statusText(for pane: Pane, fitting room: Int) -> String {
+    func statusText(for pane: PaneState, fitting room: Int) -> String {
         let (code, latency, state, uptime, spinner) = statusParts(for: pane)
         var text = ""
         for narrowing in 0..<4 {
@@ -218,8 +216,8 @@ extension DashboardView {
     }
 
     /// The pieces of a title bar's status; nil where a piece does not apply.
-    private func statusParts(for pane: Pane) -> (code: String?, latency: String?, state: String?, uptime: String?, spinner: String?) {
-        let resource = pane.resource
+    private func statusParts(for pane: PaneState) -> (code: String?, latency: String?, state: String?, uptime: String?, spinner: String?) {
+        let resource = pane.probe.resource
         var code: String?
         var latency: String?
         if resource.latestError?.cause is LoginSession.LoginFailed {
@@ -234,16 +232,16 @@ extension DashboardView {
         let alerts = pane.spec.alerts
         // Data with no exchange behind it in this run came from the persistent cache.
         if resource.latestMetrics == nil, let data = resource.latestData, !resource.hasError {
-            state = "cached " + Formatting.age(max(0, clock.now - data.timestamp))
+            state = "cached " + Formatting.age(max(0, now - data.timestamp))
         } else if health == .failing {
             state = "error"
-        } else if health == .degraded, pane.verdict == .failing {
-            state = "error \(pane.alert.badInARow)/\(alerts.failAfter)"
-        } else if pane.unmetExpectation != nil {
-            state = health == .degraded ? "⚠ unmet \(pane.alert.badInARow)/\(alerts.failAfter)" : "⚠ unmet"
-        } else if let entity = pane.shownEntity {
-            state = Formatting.age(max(0, clock.now - entity.timestamp))
-            if health == .degraded, pane.alert.firing { state! += " · recovering \(pane.alert.goodInARow)/\(alerts.recoverAfter)" }
+        } else if health == .degraded, pane.probe.verdict == .failing {
+            state = "error \(pane.probe.alert.badInARow)/\(alerts.failAfter)"
+        } else if pane.probe.unmetExpectation != nil {
+            state = health == .degraded ? "⚠ unmet \(pane.probe.alert.badInARow)/\(alerts.failAfter)" : "⚠ unmet"
+        } else if let entity = pane.probe.shownEntity {
+            state = Formatting.age(max(0, now - entity.timestamp))
+            if health == .degraded, pane.probe.alert.firing { state! += " · recovering \(pane.probe.alert.goodInARow)/\(alerts.recoverAfter)" }
         }
         var spinner: String?
         if resource.isLoading { spinner = (code == nil && state == nil ? "loading " : "") + Spinner(tick: spinnerTick).symbol }
@@ -258,8 +256,8 @@ extension DashboardView {
         return (code, latency, state, uptime, spinner)
     }
 
-    private func renderPane(_ pane: Pane, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
-        drawn.panes.append(pane)
+    private func renderPane(_ pane: PaneState, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
+        drawn.panes.append(pane.id)
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }
@@ -267,7 +265,7 @@ extension DashboardView {
         if selected { border = border.fg(health == .failing ? .red : health == .unmet || health == .degraded ? .yellow : .cyan).bolded }
         var title = (selected && !zoomed ? "▸ " : "") + pane.spec.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
-        if pane.resource.configuration(for: pane.spec.method).transport.tls.insecure { title += " · TLS unverified" }
+        if pane.request.tlsInsecure { title += " · TLS unverified" }
         // The longest status that leaves the title a few cells; the title gives way first.
         let room = area.width - 2 - min(DisplayWidth.of(title) + 2, 4) - 1
         let status = statusText(for: pane, fitting: room)
@@ -290,21 +288,21 @@ extension DashboardView {
         }
         // Why the pane is not plainly ok, at its foot: an unmet expectation, or what keeps it
         // degraded ("1 of 3 failed probes before it fails", "0.85 meets the warn threshold > 0.8").
-        if let unmet = pane.unmetExpectation, !pane.resource.hasError {
+        if let unmet = pane.probe.unmetExpectation, !pane.probe.resource.hasError {
             footNote("⚠ " + unmet, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)
-        } else if health == .degraded, let reason = pane.degradedReason {
+        } else if health == .degraded, let reason = pane.probe.degradedReason {
             footNote("◐ " + reason, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)
         }
         // A failing pane that still shows its older data (an overlay like [anyData, …]) says
         // so at the bottom: what failed and how old the data is.
-        if pane.health == .failing, case .success = overlayState(of: pane), let data = pane.resource.latestData, inner.height >= 2 {
-            let age = max(0, clock.now - data.timestamp)
-            let status = pane.errorIsExpected ? nil : pane.resource.latestError?.httpStatusCode
-            let line = "✗ " + (status.map { "\($0) · " } ?? "") + (pane.failure ?? "failing") + " · data from " + (age < 1 ? "just now" : Formatting.age(age))
+        if pane.health == .failing, case .success = pane.overlayState, let data = pane.probe.resource.latestData, inner.height >= 2 {
+            let age = max(0, now - data.timestamp)
+            let status = pane.probe.errorIsExpected ? nil : pane.probe.resource.latestError?.httpStatusCode
+            let line = "✗ " + (status.map { "\($0) · " } ?? "") + (pane.probe.failure ?? "failing") + " · data from " + (age < 1 ? "just now" : Formatting.age(age))
             buffer.setString(x: inner.x, y: inner.bottom - 1, DisplayWidth.truncate(line, to: inner.width), style: Style().fg(.red))
             inner.height -= 1
         }
-        switch overlayState(of: pane) {
+        switch pane.overlayState {
         case .loading:
             let line = "\(Spinner(tick: spinnerTick).symbol) Loading…"
             Paragraph(line, style: Style().fg(.yellow), alignment: .center).render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
@@ -336,24 +334,16 @@ extension DashboardView {
         inner.height -= lines.count
     }
 
-    /// The overlay's state, except that an error status the pane's expectations ask for is data
-    /// to show, not an error.
-    private func overlayState(of pane: Pane) -> StatusOverlay.State {
-        let state = pane.overlay.state
-        if case .error = state, pane.errorIsExpected { return .success }
-        return state
-    }
-
     /// "Unable to load data.", the message (wrapped to the room there is), "[t] Try again" and
     /// the age of the last good data, centred vertically.
-    private func renderError(_ error: RequestError, pane: Pane, into area: Rect, buffer: inout Buffer) {
-        let message = pane.displayedError ?? ""
+    private func renderError(_ error: RequestError, pane: PaneState, into area: Rect, buffer: inout Buffer) {
+        let message = pane.probe.displayedError ?? ""
         let detail = error.httpStatusCode.map { "\($0) · \(message)" } ?? message
         // How old the last thing it could show is: its data, or an answer its expectations asked
         // for (a 401 a check wants) before the server went away.
-        let last = pane.resource.latestData.map { ("last data ", $0.timestamp) } ?? pane.lastAnswerTime.map { ("last answer ", $0) }
+        let last = pane.probe.resource.latestData.map { ("last data ", $0.timestamp) } ?? pane.probe.lastAnswerTime.map { ("last answer ", $0) }
         let age = last.map { label, time -> String in
-            let seconds = max(0, clock.now - time)
+            let seconds = max(0, now - time)
             return label + (seconds < 1 ? "just now" : Formatting.age(seconds))
         } ?? "no data yet"
         var detailLines = Paragraph(detail).lines(width: area.width)

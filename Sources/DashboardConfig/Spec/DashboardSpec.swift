@@ -26,6 +26,4 @@ public struct DashboardSpec: Sendable {
     /// Secrets of the config this one replaced (its own and those it learnt while running): still
     /// masked, never sent, until the next reload replaces them in turn.
     public var retiredSecrets: [String] = []
-    /// Where values read again while running say that a new content cannot be used.
-    public var liveReports = LiveReports()
 }

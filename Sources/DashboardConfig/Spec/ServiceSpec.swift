@@ -70,10 +70,10 @@ public struct ServiceSpec: Sendable {
 public struct HeaderSpec: Sendable, Hashable {
     public var name: String
     public var value: ConfigString
-    /// For a value read from files: reads them again when they change.
-    public var live: LiveConfigValue?
+    /// For a value read from files: a running service reads them again when they change.
+    public var live: LiveValueSource?
 
-    public init(name: String, value: ConfigString, live: LiveConfigValue? = nil) {
+    public init(name: String, value: ConfigString, live: LiveValueSource? = nil) {
         self.name = name
         self.value = value
         self.live = live
@@ -85,9 +85,6 @@ public struct HeaderSpec: Sendable, Hashable {
         hasher.combine(name)
         hasher.combine(value)
     }
-
-    /// The value to send now (a file's current contents for a live value).
-    public var currentValue: String { live?.current ?? value.value }
 
     /// Header names whose values are credentials even when written literally.
     public static func looksSensitive(_ name: String) -> Bool {

@@ -22,22 +22,25 @@ public struct ResourceSnapshot: ResourceState, Sendable {
     public let latestData: Entity?
     /// The latest error, if any (it may be newer or older than the data).
     public let latestError: RequestError?
+    /// How the latest finished exchange went, if there was one in this run.
+    public let latestMetrics: TransferMetrics?
 
     /// True when there was data.
     public var hasData: Bool { latestData != nil }
     /// True when there was an error.
     public var hasError: Bool { latestError != nil }
 
-    public init(isLoading: Bool, latestData: Entity?, latestError: RequestError?) {
+    nonisolated public init(isLoading: Bool, latestData: Entity?, latestError: RequestError?, latestMetrics: TransferMetrics? = nil) {
         self.isLoading = isLoading
         self.latestData = latestData
         self.latestError = latestError
+        self.latestMetrics = latestMetrics
     }
 }
 
 extension Resource {
     /// The resource's state now, as a value.
     public var snapshot: ResourceSnapshot {
-        ResourceSnapshot(isLoading: isLoading, latestData: latestData, latestError: latestError)
+        ResourceSnapshot(isLoading: isLoading, latestData: latestData, latestError: latestError, latestMetrics: latestMetrics)
     }
 }

@@ -1,10 +1,12 @@
+import DashboardConfig
 import Foundation
 import Glibc
 import Redaction
 import Synchronization
 
-/// A config value that reads files (`${file:…}`), read again when one of them changes: a token
-/// file rotated while Hammock runs is used from the next request on, without a restart.
+/// A config value that reads files (`${file:…}`, a `LiveValueSource`), read again when one of
+/// them changes: a token file rotated while Hammock runs is used from the next request on,
+/// without a restart.
 ///
 /// Each read checks the files' identity (device, inode, size, modification time); only a change
 /// interpolates again. A new value passes the same checks as at load (`validate`): one that is
@@ -37,31 +39,20 @@ public final class LiveConfigValue: Sendable {
     private let validate: @Sendable (String) -> String?
     private let state: Mutex<State>
 
-    /// `initial` as read when the config was loaded; `transform` makes the sent value from the
-    /// interpolated text (`Bearer …`, a Basic encoding); `validate` says why a new text cannot be
-    /// used (nil: it can), as the loader said of the first.
-    public init(
-        _ initial: ConfigString, interpolator: EnvironmentInterpolator, secrets: LiveSecrets, reports: LiveReports? = nil,
-        transform: @escaping @Sendable (String) -> String = { $0 }, validate: @escaping @Sendable (String) -> String? = LiveConfigValue.headerValueProblem
-    ) {
+    /// The value `source` describes, as read when the config was loaded; new contents go to
+    /// `secrets` (a slot of their own), problems with them to `reports`.
+    public init(_ source: LiveValueSource, secrets: LiveSecrets, reports: LiveReports? = nil) {
+        let initial = source.initial
         self.template = initial.template
-        self.interpolator = interpolator
+        self.interpolator = source.interpolator
         self.files = initial.files
         self.secrets = secrets
         self.slot = secrets.source()
         self.reports = reports
-        self.transform = transform
-        self.validate = validate
+        self.transform = source.transform
+        self.validate = source.validate
         let value = transform(initial.value)
         self.state = Mutex(State(value: value, stamps: initial.files.map(LiveConfigValue.stamp)))
-    }
-
-    /// Why `text` cannot be a header's value: empty, or with a line break or a control character.
-    public static let headerValueProblem: @Sendable (String) -> String? = { text in
-        if text.isEmpty { return "is empty" }
-        if text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) { return "has a line break" }
-        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) { return "has a control character" }
-        return nil
     }
 
     /// The value now: read again when a file changed since the last read.
@@ -99,24 +90,5 @@ public final class LiveConfigValue: Sendable {
         return Stamp(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
-    }
-}
-
-/// What values read again while running had to say (a token file read empty mid-write), for the
-/// status line: the dashboard sets `handler`, which is called on the main queue.
-public final class LiveReports: Sendable {
-    private let handler = Mutex<(@MainActor @Sendable (String) -> Void)?>(nil)
-
-    public init() {}
-
-    /// Where reports go from now on.
-    public func onReport(_ handle: (@MainActor @Sendable (String) -> Void)?) {
-        handler.withLock { $0 = handle }
-    }
-
-    /// Hands `message` to the handler, on the main queue (never inside the caller's work).
-    public func post(_ message: String) {
-        guard let handle = handler.withLock({ $0 }) else { return }
-        DispatchQueue.main.async { MainActor.assumeIsolated { handle(message) } }
     }
 }

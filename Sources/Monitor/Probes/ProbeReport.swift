@@ -1,0 +1,79 @@
+import Foundation
+import ResourceEngine
+
+/// What a probe says at one moment, as a value: its verdicts, why, its alert's counts, when it
+/// next loads, and the state of its resource. Screens keep it in their model and draw from it;
+/// the monitor makes one after each of the resource's events (`Probe.report`).
+public struct ProbeReport: Sendable {
+    /// How the header counts the pane: the verdict weighed by the probes before it.
+    public var health: Probe.Health
+    /// What the latest probe alone says.
+    public var verdict: Probe.Health
+    /// Why the latest response misses an expectation, or nil when all hold.
+    public var unmetExpectation: String?
+    /// Why the data cannot be shown as the pane says, or nil.
+    public var contentProblem: String?
+    /// Why the pane is failing, or nil.
+    public var failure: String?
+    /// The latest error's message as shown (redacted, bounded), or nil.
+    public var displayedError: String?
+    /// Why the pane is degraded, or nil when it is not.
+    public var degradedReason: String?
+    /// "0.85 meets the warn threshold > 0.8", or nil.
+    public var thresholdWarning: String?
+    /// The latest error is an HTTP status the pane's expectations ask for: an answer to show.
+    public var errorIsExpected: Bool
+    /// When the pane last had an answer to show, on the engine clock.
+    public var lastAnswerTime: TimeInterval?
+    /// Failed and good probes in a row, firing or not.
+    public var alert: AlertTracker
+    /// Probes since the pane started.
+    public var probeCounts: ProbeCounts
+    /// When the next refresh is due on the engine clock, or nil when none is set.
+    public var nextDue: TimeInterval?
+    /// The resource's state.
+    public var resource: ResourceSnapshot
+    /// What the pane shows: the latest data, or the body of an error its expectations asked for.
+    public var shownEntity: Entity?
+    /// The shown entity with the spec applied (redacted), or nil when there is none.
+    public var contentCheck: ContentCheck?
+
+    /// A report of a probe that has not run: waiting, with nothing to show.
+    public init(
+        health: Probe.Health = .waiting, verdict: Probe.Health = .waiting, unmetExpectation: String? = nil, contentProblem: String? = nil,
+        failure: String? = nil, displayedError: String? = nil, degradedReason: String? = nil, thresholdWarning: String? = nil,
+        errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
+        probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
+        resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
+        shownEntity: Entity? = nil, contentCheck: ContentCheck? = nil
+    ) {
+        self.health = health
+        self.verdict = verdict
+        self.unmetExpectation = unmetExpectation
+        self.contentProblem = contentProblem
+        self.failure = failure
+        self.displayedError = displayedError
+        self.degradedReason = degradedReason
+        self.thresholdWarning = thresholdWarning
+        self.errorIsExpected = errorIsExpected
+        self.lastAnswerTime = lastAnswerTime
+        self.alert = alert
+        self.probeCounts = probeCounts
+        self.nextDue = nextDue
+        self.resource = resource
+        self.shownEntity = shownEntity
+        self.contentCheck = contentCheck
+    }
+}
+
+extension Probe {
+    /// What the probe says now, as a value.
+    public var report: ProbeReport {
+        let verdict = self.verdict
+        return ProbeReport(
+            health: health, verdict: verdict, unmetExpectation: unmetExpectation, contentProblem: contentProblem, failure: failure,
+            displayedError: displayedError, degradedReason: degradedReason, thresholdWarning: thresholdWarning,
+            errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert, probeCounts: probeCounts,
+            nextDue: cadenceDue, resource: resource.snapshot, shownEntity: shownEntity, contentCheck: contentCheck)
+    }
+}
