@@ -70,7 +70,7 @@ public struct DashboardModel: Sendable {
 
     /// The panes after the filter and the failing-first sort, in display order.
     public var visiblePanes: [PaneState] {
-        visible(panes) { ($0.spec.title, $0.displayURL, $0.probe.health) }
+        visible(panes) { ($0.title, $0.displayURL, $0.probe.health) }
     }
 
     /// The selected pane, or nil when none is visible.

@@ -91,7 +91,7 @@ extension DashboardView {
         let end = max(0, all.count - eventScroll)
         let lines = Array(all[max(0, end - room)..<end])
         var title = "Events (latest last)"
-        if eventsOfSelectedPaneOnly, let pane = selectedPane { title += " · \(pane.spec.title) only" }
+        if eventsOfSelectedPaneOnly, let pane = selectedPane { title += " · \(pane.title) only" }
         if !eventFilter.isEmpty || typingEventFilter { title += " · /\(eventFilter)" + (typingEventFilter ? "▏" : "") }
         if eventScroll > 0 { title += " · \(eventScroll) newer below" }
         buffer.fill(box)

@@ -257,7 +257,7 @@ extension DashboardView {
     func renderDetail(_ view: ZoomView, of pane: PaneState, into area: Rect, buffer: inout Buffer) {
         drawn.panes.append(pane.id)
         let block = Block(
-            title: "\(pane.spec.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
+            title: "\(pane.title) · \(view.name)", rightTitle: statusText(for: pane), borderStyle: Style().fg(.cyan).bolded,
             titleStyle: Style().bolded.fg(.cyan), rightTitleStyle: Style().dimmed)
         block.render(into: area, buffer: &buffer)
         var inner = block.inner(area).inset(horizontal: 1)

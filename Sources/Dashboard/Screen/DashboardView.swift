@@ -152,7 +152,7 @@ extension DashboardView {
             let selected = index == selection
             var x = buffer.setString(x: area.x, y: y, selected ? "▸" : " ", style: Style().bolded)
             x = buffer.setString(x: x, y: y, mark + " ", style: style)
-            x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.spec.title, to: titleWidth), style: selected ? Style().bolded : .plain)
+            x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.title, to: titleWidth), style: selected ? Style().bolded : .plain)
             buffer.setString(x: x + 2, y: y, DisplayWidth.truncate(summary(of: pane), to: area.right - x - 2), style: Style().dimmed)
         }
     }
@@ -263,7 +263,7 @@ extension DashboardView {
         if health == .failing { border = border.fg(.red) }
         if health == .unmet || health == .degraded { border = border.fg(.yellow) }
         if selected { border = border.fg(health == .failing ? .red : health == .unmet || health == .degraded ? .yellow : .cyan).bolded }
-        var title = (selected && !zoomed ? "▸ " : "") + pane.spec.title
+        var title = (selected && !zoomed ? "▸ " : "") + pane.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
         if pane.request.tlsInsecure { title += " · TLS unverified" }
         // The longest status that leaves the title a few cells; the title gives way first.

@@ -7,18 +7,28 @@ import TerminalUI
 /// said, as values. The runtime makes one for each probe and sends a new report after each of
 /// its resource's events; `update` stores them; the view draws from them.
 public struct PaneState: Sendable {
+    /// What does not change while the pane lives, in one shared box: the model's panes are
+    /// copied by every sort, filter and frame, and a copy is then a few words.
+    private final class Facts: Sendable {
+        let spec: PaneSpec
+        let displayURL: String
+        let redactor: Redactor
+        let historyKey: String
+        let request: PaneRequest
+        let titleWidth: Int
+
+        init(spec: PaneSpec, displayURL: String, redactor: Redactor, historyKey: String, request: PaneRequest) {
+            self.spec = spec
+            self.displayURL = displayURL
+            self.redactor = redactor
+            self.historyKey = historyKey
+            self.request = request
+            titleWidth = DisplayWidth.of(spec.title)
+        }
+    }
+
     public let id: PaneID
-    public let spec: PaneSpec
-    /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
-    public let displayURL: String
-    /// Takes secrets out of everything the pane shows.
-    public let redactor: Redactor
-    /// What the pane's probe history is kept under.
-    public let historyKey: String
-    /// How its request is made.
-    public let request: PaneRequest
-    /// The title's width in terminal columns.
-    let titleWidth: Int
+    private let facts: Facts
     /// What the probe said last.
     public internal(set) var probe: ProbeReport
     /// Loads the user started (a key) still in flight: the overlay's `manualLoading` rule.
@@ -29,18 +39,24 @@ public struct PaneState: Sendable {
         probe: ProbeReport = ProbeReport()
     ) {
         self.id = id
-        self.spec = spec
-        self.displayURL = displayURL
-        self.redactor = redactor
-        self.historyKey = historyKey
-        self.request = request
-        self.titleWidth = DisplayWidth.of(spec.title)
+        facts = Facts(spec: spec, displayURL: displayURL, redactor: redactor, historyKey: historyKey, request: request)
         self.probe = probe
     }
 
-    public var title: String { spec.title }
+    public var spec: PaneSpec { facts.spec }
+    /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
+    public var displayURL: String { facts.displayURL }
+    /// Takes secrets out of everything the pane shows.
+    public var redactor: Redactor { facts.redactor }
+    /// What the pane's probe history is kept under.
+    public var historyKey: String { facts.historyKey }
+    /// How its request is made.
+    public var request: PaneRequest { facts.request }
+    /// The title's width in terminal columns.
+    var titleWidth: Int { facts.titleWidth }
+    public var title: String { facts.spec.title }
     /// Shown as a table (its zoom sorts by column).
-    public var isTable: Bool { spec.show == .table }
+    public var isTable: Bool { facts.spec.show == .table }
     public var health: Probe.Health { probe.health }
 
     /// What the status overlay shows: Siesta's rules over the resource's snapshot, except that

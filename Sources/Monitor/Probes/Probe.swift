@@ -126,8 +126,10 @@ public final class Probe {
 
     /// The pane's state: the latest probe's verdict, weighed by the probes before it
     /// (`alerts.failAfter`, `alerts.recoverAfter`) and the warn threshold.
-    public var health: Health {
-        let verdict = self.verdict
+    public var health: Health { health(given: verdict) }
+
+    /// The pane's state when the latest probe's verdict is `verdict`.
+    func health(given verdict: Health) -> Health {
         switch verdict {
         case .failing, .unmet: return alert.firing ? verdict : .degraded
         case .ok: return alert.firing || thresholdWarning != nil ? .degraded : .ok
@@ -138,6 +140,12 @@ public final class Probe {
     /// Why the pane is degraded ("1 of 3 failed probes before it fails", "recovering: 1 of 2
     /// good probes", "0.85 meets the warn threshold > 0.8"), or nil when it is not.
     public var degradedReason: String? {
+        let verdict = self.verdict
+        return degradedReason(health: health(given: verdict), verdict: verdict)
+    }
+
+    /// Why the pane is degraded, given its state and the latest verdict.
+    func degradedReason(health: Health, verdict: Health) -> String? {
         guard health == .degraded else { return nil }
         let alerts = spec.alerts
         if alert.firing {
