@@ -53,7 +53,7 @@ import Testing
         }
         _ = model.update(.panes(panes), world: world)
         for (index, health) in healths.enumerated() {
-            _ = model.update(.probed(ids[index], ProbeReport(health: health, verdict: health)), world: world)
+            _ = model.update(.probed([(ids[index], ProbeReport(health: health, verdict: health))]), world: world)
         }
         return model
     }
@@ -159,11 +159,13 @@ import Testing
         #expect(model.visiblePanes.map(\.title) == ["Health", "Payments", "Orders", "Search"])
         // Search fails: failing first puts it first, and the report's reason is the pane's.
         let failing = ProbeReport(health: .failing, verdict: .failing, failure: "503 Service Unavailable")
-        #expect(names(model.update(.probed(ids[3], failing), world: world)) == ["tick soon", "frame"])
+        #expect(names(model.update(.probesChanged, world: world)) == ["tick soon", "frame"])
+        #expect(model.update(.probed([(ids[3], failing)]), world: world).isEmpty, "the news asked for the frame")
         #expect(model.visiblePanes.map(\.title) == ["Search", "Health", "Payments", "Orders"])
         #expect(model.pane(ids[3])?.probe.failure == "503 Service Unavailable")
         // A report for a pane the model no longer has (a reload replaced it) changes nothing.
-        #expect(model.update(.probed(ObjectIdentifier(Token()), failing), world: world).isEmpty)
+        _ = model.update(.probed([(ObjectIdentifier(Token()), ProbeReport(health: .failing, verdict: .failing))]), world: world)
+        #expect(model.panes.map(\.health) == [.ok, .ok, .ok, .failing])
         // A key's load in flight shows the overlay's spinner; the same count again is no news.
         #expect(model.pane(ids[0])?.overlayState == .success)
         #expect(names(model.update(.manualLoads(ids[0], 1), world: world)) == ["tick soon", "frame"])
@@ -173,7 +175,7 @@ import Testing
 
     @Test func messagesFromTheWorldAskForFramesAndTicks() {
         var model = model()
-        #expect(names(model.update(.probed(ids[0], ProbeReport(health: .loading, verdict: .loading)), world: world)) == ["tick soon", "frame"])
+        #expect(names(model.update(.probesChanged, world: world)) == ["tick soon", "frame"])
         #expect(names(model.update(.tick, world: world)) == ["tick again", "frame"])
         #expect(model.spinnerTick == 1)
         #expect(names(model.update(.notice("cache off"), world: world)) == ["notify cache off", "frame"])

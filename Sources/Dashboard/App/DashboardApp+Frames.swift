@@ -60,6 +60,7 @@ extension DashboardApp {
     public func drawNow() -> Int {
         // A stopped app draws nothing: a frame left on the main queue must not outlive quitting.
         guard let terminal, started else { return 0 }
+        catchUp()
         framesDrawn += 1
         frameToken += 1
         pacing.drew(at: Self.uptime())

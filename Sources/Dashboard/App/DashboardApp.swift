@@ -44,7 +44,10 @@ public final class DashboardApp {
 
     /// Index into `visiblePanes` of the selected pane: the pane the user chose, wherever a
     /// re-sort (`s`, failing first, as probes come in) or a filter has moved it since.
-    public var selection: Int { model.selectionIndex(in: model.visiblePanes, id: \.id) }
+    public var selection: Int {
+        catchUp()
+        return model.selectionIndex(in: model.visiblePanes, id: \.id)
+    }
     public var isZoomed: Bool { model.isZoomed }
     /// The zoomed pane's view (data, response, request, timing, error).
     public var zoomView: ZoomView { model.zoomView }
@@ -167,7 +170,7 @@ public final class DashboardApp {
         monitor.onResourceEvent = { [weak self] event, probes in
             guard let self else { return }
             if event == .requested { pacing.loadStarted(at: Self.uptime()) }
-            for probe in probes { send(.probed(ObjectIdentifier(probe), probe.report)) }
+            noteNews(of: probes)
         }
         monitor.onReminder = { [weak self] in self?.send(.reminded) }
         monitor.onNotice = { [weak self] message in self?.send(.notice(message)) }
@@ -214,7 +217,34 @@ public final class DashboardApp {
 
     /// Tells the model of the panes as they stand (after a start, a reload, a pause).
     private func sendPanes() {
+        probesWithNews.removeAll(keepingCapacity: true)
+        probesWithNewsIDs.removeAll(keepingCapacity: true)
         send(.panes(panes.map(\.state)))
+    }
+
+    /// Probes whose resources had events the model has not heard of, in order, once each.
+    private var probesWithNews: [Probe] = []
+    private var probesWithNewsIDs: Set<ObjectIdentifier> = []
+
+    /// Keeps `probes` for the model's next catching up, and says there is news
+    /// (`probesChanged`: a frame and a tick, which a held frame waits for). A resource has two
+    /// events or more a load, and a thousand panes answer between two frames: a report is made
+    /// once per pane per frame, not per event.
+    private func noteNews(of probes: [Probe]) {
+        for probe in probes where probesWithNewsIDs.insert(ObjectIdentifier(probe)).inserted {
+            probesWithNews.append(probe)
+        }
+        send(.probesChanged)
+    }
+
+    /// Hands the model the reports of probes with news: before any other message is handled and
+    /// before a frame, so nothing reads the model behind the monitor.
+    func catchUp() {
+        guard !probesWithNews.isEmpty else { return }
+        let reports = probesWithNews.map { (ObjectIdentifier($0), $0.report) }
+        probesWithNews.removeAll(keepingCapacity: true)
+        probesWithNewsIDs.removeAll(keepingCapacity: true)
+        for effect in model.update(.probed(reports), world: self) { perform(effect) }
     }
 
     /// Reloads every resource once, as a key press (`R`).
@@ -259,6 +289,7 @@ public final class DashboardApp {
     /// `update`, then its effects. The world `update` reads is this runtime; none of what it
     /// reads is the model.
     private func process(_ message: DashboardMessage) {
+        if case .probesChanged = message {} else { catchUp() }
         for effect in model.update(message, world: self) { perform(effect) }
     }
 
@@ -318,20 +349,26 @@ public final class DashboardApp {
 
     /// The panes after the filter and the failing-first sort, in display order.
     public var visiblePanes: [Pane] {
+        catchUp()
         let byID = Dictionary(panes.map { ($0.id, $0) }) { first, _ in first }
         return model.visiblePanes.compactMap { byID[$0.id] }
     }
 
-    public var selectedPane: Pane? { model.selectedPane.flatMap { pane($0.id) } }
+    public var selectedPane: Pane? {
+        catchUp()
+        return model.selectedPane.flatMap { pane($0.id) }
+    }
 
     /// "200 · 41 ms · 2s ago ⠋": what a pane's title bar says about its last exchange.
     public func statusText(for pane: Pane, fitting room: Int = .max) -> String {
-        model.pane(pane.id).map { view().statusText(for: $0, fitting: room) } ?? ""
+        catchUp()
+        return model.pane(pane.id).map { view().statusText(for: $0, fitting: room) } ?? ""
     }
 
     /// What a pane shows of its content, as the view draws it.
     func content(of pane: Pane) -> PaneContent? {
-        model.pane(pane.id).flatMap { view().content(of: $0) }
+        catchUp()
+        return model.pane(pane.id).flatMap { view().content(of: $0) }
     }
 
     /// The panes the latest frame drew.
@@ -355,6 +392,7 @@ public final class DashboardApp {
     }
 
     func secondsUntilTheScreenChanges() -> TimeInterval {
+        catchUp()
         if drawn.panes.contains(where: { model.pane($0)?.probe.resource.isLoading == true }) { return 0.2 }
         let now = clock.now
         var next = Formatting.untilClockChanges(now)

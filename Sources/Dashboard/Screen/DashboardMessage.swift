@@ -7,8 +7,11 @@ public enum DashboardMessage: Sendable {
     case resized
     /// The panes as they stand (after the monitor started or ran a new config), in its order.
     case panes([PaneState])
-    /// What a pane's probe says after an event of its resource.
-    case probed(PaneID, ProbeReport)
+    /// A probed resource had an event: the model catches up (`probed`) before anything next
+    /// reads it.
+    case probesChanged
+    /// What panes' probes say now, after their resources' events.
+    case probed([(PaneID, ProbeReport)])
     /// How many loads the user started for a pane are in flight.
     case manualLoads(PaneID, Int)
     /// An alert reminder fired: what the panes say may read differently.

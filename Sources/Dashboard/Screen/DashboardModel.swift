@@ -142,11 +142,15 @@ extension DashboardModel {
             self.panes = panes
             paneIndex = Dictionary(panes.enumerated().map { ($1.id, $0) }) { first, _ in first }
             return [.frame(urgent: false)]
-        case .probed(let id, let report):
-            guard let index = paneIndex[id] else { return [] }
-            panes[index].probe = report
-            // The resource now loads (a spinner) or has fresh data ("now", then "1s ago").
+        case .probesChanged:
+            // A resource now loads (a spinner) or has fresh data ("now", then "1s ago").
             return Self.afterAChange
+        case .probed(let reports):
+            // A report for a pane the model no longer has (a reload replaced it) is dropped.
+            for (id, report) in reports {
+                if let index = paneIndex[id] { panes[index].probe = report }
+            }
+            return []
         case .manualLoads(let id, let count):
             guard let index = paneIndex[id], panes[index].manualLoads != count else { return [] }
             panes[index].manualLoads = count

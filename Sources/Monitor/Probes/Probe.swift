@@ -118,10 +118,7 @@ public final class Probe {
     /// What the pane shows: the latest data, or the body of an error response its expectations
     /// asked for.
     public var shownEntity: Entity? {
-        if errorIsExpected, let error = resource.latestError {
-            return error.entity ?? Entity(content: "", timestamp: error.timestamp)
-        }
-        return resource.latestData
+        ProbeReport.shownEntity(data: resource.latestData, error: resource.latestError, errorIsExpected: errorIsExpected)
     }
 
     /// The pane's state: the latest probe's verdict, weighed by the probes before it

@@ -23,7 +23,6 @@ public struct ProbeReport: Sendable {
         let probeCounts: ProbeCounts
         let nextDue: TimeInterval?
         let resource: ResourceSnapshot
-        let shownEntity: Entity?
         let contentCheck: ContentCheck?
 
         init(
@@ -41,7 +40,6 @@ public struct ProbeReport: Sendable {
             probeCounts: ProbeCounts,
             nextDue: TimeInterval?,
             resource: ResourceSnapshot,
-            shownEntity: Entity?,
             contentCheck: ContentCheck?
         ) {
             self.health = health
@@ -58,7 +56,6 @@ public struct ProbeReport: Sendable {
             self.probeCounts = probeCounts
             self.nextDue = nextDue
             self.resource = resource
-            self.shownEntity = shownEntity
             self.contentCheck = contentCheck
         }
     }
@@ -94,7 +91,19 @@ public struct ProbeReport: Sendable {
     /// The resource's state.
     public var resource: ResourceSnapshot { storage.resource }
     /// What the pane shows: the latest data, or the body of an error its expectations asked for.
-    public var shownEntity: Entity? { storage.shownEntity }
+    @MainActor
+    public var shownEntity: Entity? {
+        Self.shownEntity(data: resource.latestData, error: resource.latestError, errorIsExpected: errorIsExpected)
+    }
+
+    /// The latest data, or the body of the latest error when it is an answer the expectations
+    /// asked for.
+    static func shownEntity(data: Entity?, error: RequestError?, errorIsExpected: Bool) -> Entity? {
+        if errorIsExpected, let error {
+            return error.entity ?? Entity(content: "", timestamp: error.timestamp)
+        }
+        return data
+    }
     /// The shown entity with the spec applied (redacted), or nil when there is none.
     public var contentCheck: ContentCheck? { storage.contentCheck }
 
@@ -105,7 +114,7 @@ public struct ProbeReport: Sendable {
         errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
         probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
         resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
-        shownEntity: Entity? = nil, contentCheck: ContentCheck? = nil
+        contentCheck: ContentCheck? = nil
     ) {
         storage = Storage(
             health: health,
@@ -122,7 +131,6 @@ public struct ProbeReport: Sendable {
             probeCounts: probeCounts,
             nextDue: nextDue,
             resource: resource,
-            shownEntity: shownEntity,
             contentCheck: contentCheck)
     }
 }
@@ -136,7 +144,6 @@ extension Probe {
             health: health, verdict: verdict, unmetExpectation: unmetExpectation, contentProblem: contentProblem, failure: failure,
             displayedError: displayedError, degradedReason: degradedReason(health: health, verdict: verdict),
             thresholdWarning: thresholdWarning, errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert,
-            probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, shownEntity: shownEntity,
-            contentCheck: contentCheck)
+            probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck)
     }
 }
