@@ -241,7 +241,9 @@ public final class DashboardApp {
     /// before a frame, so nothing reads the model behind the monitor.
     func catchUp() {
         guard !probesWithNews.isEmpty else { return }
-        let reports = probesWithNews.map { (ObjectIdentifier($0), $0.report) }
+        var reports: [(PaneID, ProbeReport)] = []
+        reports.reserveCapacity(probesWithNews.count)
+        for probe in probesWithNews { reports.append((ObjectIdentifier(probe), probe.report)) }
         probesWithNews.removeAll(keepingCapacity: true)
         probesWithNewsIDs.removeAll(keepingCapacity: true)
         for effect in model.update(.probed(reports), world: self) { perform(effect) }

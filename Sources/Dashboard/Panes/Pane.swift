@@ -15,19 +15,13 @@ public final class Pane {
     public let overlay: StatusOverlay
     /// How its request is made, read once.
     let request: PaneRequest
-    /// The manual-load count last told.
-    private var manualLoadsTold = 0
 
     /// Shows `probe`; `onManualLoads` is told each new count of the user's loads in flight.
     public init(probe: Probe, onManualLoads: @escaping @MainActor (Int) -> Void) {
         self.probe = probe
         request = PaneRequest(of: probe.resource)
         overlay = StatusOverlay(displayPriority: probe.spec.overlay ?? StatusOverlay.dashboardDefault)
-        overlay.onChange = { [unowned overlay, weak self] in
-            guard let self, overlay.manualLoadCount != self.manualLoadsTold else { return }
-            self.manualLoadsTold = overlay.manualLoadCount
-            onManualLoads(overlay.manualLoadCount)
-        }
+        overlay.onManualLoadsChange = onManualLoads
         probe.resource.addObserver(overlay, owner: self)
     }
 

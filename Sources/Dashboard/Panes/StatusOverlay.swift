@@ -34,8 +34,8 @@ public final class StatusOverlay: ResourceObserver {
     public var displayPriority: [OverlayRule]
     public private(set) var observedResources: [Resource] = []
     public private(set) var manualLoadCount = 0
-    /// Called after every recomputation.
-    public var onChange: (@MainActor () -> Void)?
+    /// Called with the count of manual loads in flight whenever it changes.
+    public var onManualLoadsChange: (@MainActor (Int) -> Void)?
 
     public init(displayPriority: [OverlayRule] = StatusOverlay.dashboardDefault) {
         self.displayPriority = displayPriority
@@ -92,11 +92,11 @@ public final class StatusOverlay: ResourceObserver {
     /// Counts `request` as a manual load until it completes (the `manualLoading` rule).
     public func trackManualLoad(_ request: Request) {
         manualLoadCount += 1
-        onChange?()
+        onManualLoadsChange?(manualLoadCount)
         request.onCompletion { [weak self] _ in
             guard let self else { return }
             self.manualLoadCount -= 1
-            self.onChange?()
+            self.onManualLoadsChange?(self.manualLoadCount)
         }
     }
 
@@ -104,11 +104,9 @@ public final class StatusOverlay: ResourceObserver {
         if event == .observerAdded, !observedResources.contains(where: { $0 === resource }) {
             observedResources.append(resource)
         }
-        onChange?()
     }
 
     public func stoppedObserving(resource: Resource) {
         observedResources.removeAll { $0 === resource }
-        onChange?()
     }
 }

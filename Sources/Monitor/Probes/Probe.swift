@@ -206,8 +206,9 @@ public final class Probe {
 
     /// The shown entity with the spec applied (redacted); made once per new content.
     public var contentCheck: ContentCheck? {
-        guard let entity = shownEntity else { return nil }
+        // Kept only while there is a shown entity (an error that hides it drops the check).
         if let cachedCheck { return cachedCheck }
+        guard let entity = shownEntity else { return nil }
         let secrets = redactor.secretsVersion
         let check = ContentCheck(shape: contentShape, content: redactor.redact(content: entity.content))
         cachedCheck = check
