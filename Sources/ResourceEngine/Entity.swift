@@ -82,6 +82,9 @@ public struct Entity: Sendable {
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.
     public var etag: String? { headers["etag"] }
 
+    /// The `Last-Modified` header, which `load()` sends back as `If-Modified-Since`.
+    public var lastModified: String? { headers["last-modified"] }
+
     /// A header by name, ignoring case.
     public func header(forKey key: String) -> String? {
         headers[key.lowercased()]

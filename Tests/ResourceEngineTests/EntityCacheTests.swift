@@ -18,7 +18,7 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
 @Suite struct DiskEntityCacheTests {
     @Test func roundTripsJSONTextAndBytesWithTheirMetadata() throws {
         let cache = DiskEntityCache(directory: temporaryDirectory())
-        let json = Entity(content: JSON.object(["b": 1, "a": [true, nil]]), headers: ["Content-Type": "application/json", "ETag": "\"v3\"", "Set-Cookie": "s=1"], timestamp: 1234.5)
+        let json = Entity(content: JSON.object(["b": 1, "a": [true, nil]]), headers: ["Content-Type": "application/json", "ETag": "\"v3\"", "Last-Modified": "Fri, 27 Nov 2026 10:00:00 GMT", "Set-Cookie": "s=1"], timestamp: 1234.5)
         cache.writeEntity(json, forKey: "k1")
         cache.writeEntity(Entity(content: "hé", contentType: "text/plain; charset=utf-8", timestamp: 1), forKey: "k2")
         cache.writeEntity(Entity(content: Data([0, 1, 255]), timestamp: 2), forKey: "k3")
@@ -27,6 +27,7 @@ private func entries(_ cache: DiskEntityCache) throws -> [String] {
         #expect(back.content as? JSON == ["b": 1, "a": [true, nil]])
         #expect((back.content as? JSON)?.objectValue?.keys == ["b", "a"])
         #expect(back.etag == "\"v3\"")
+        #expect(back.lastModified == "Fri, 27 Nov 2026 10:00:00 GMT", "a restart can still ask If-Modified-Since")
         #expect(back.contentType == "application/json")
         #expect(back.timestamp == 1234.5)
         #expect(back.header(forKey: "set-cookie") == nil, "response headers such as cookies are not stored")

@@ -129,6 +129,33 @@ import Testing
         }
     }
 
+    /// A server with `Last-Modified` and no ETag (Python's `http.server`, as a user starts it):
+    /// the second load asks `If-Modified-Since` and an unchanged file is `notModified`, not new
+    /// data; a file changed since is new data again.
+    @Test(arguments: Transport.allCases)
+    func lastModifiedRoundTripWithPythonsHTTPServer(transport: Transport) async throws {
+        let server = try StaticFileServer()
+        defer { server.stop() }
+        let written = Date(timeIntervalSinceNow: -3_600)
+        try server.write("{\"status\":\"UP\"}", to: "status.json", modified: written)
+        let service = Service(baseURL: server.baseURL, networking: transport.provider(maxResponseBytes: URLSessionProvider.defaultMaxResponseBytes))
+        let resource = service.resource("/status.json")
+        let observer = RecordingObserver()
+        resource.addObserver(observer)
+        _ = try await resource.load().awaitResult()
+        #expect(resource.latestData?.lastModified != nil, "http.server sends Last-Modified")
+        #expect(resource.latestData?.etag == nil, "and no ETag")
+        let unchanged = try await resource.load().awaitResponseInfo()
+        #expect(!unchanged.isNew)
+        #expect(resource.latestData?.json == ["status": "UP"])
+
+        try server.write("{\"status\":\"DOWN\"}", to: "status.json", modified: written.addingTimeInterval(60))
+        let changed = try await resource.load().awaitResponseInfo()
+        #expect(changed.isNew)
+        #expect(resource.latestData?.json == ["status": "DOWN"])
+        #expect(observer.events == ["observerAdded", "requested", "newData(network)", "requested", "notModified", "requested", "newData(network)"])
+    }
+
     @Test(arguments: Transport.allCases)
     func sendsConfiguredHeadersAndJSONBodies(transport: Transport) async throws {
         try await withServer(transport, routes: { server in

@@ -434,6 +434,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             "hammockCache": .int(formatVersion), "kind": .string(kind), "contentType": .string(entity.contentType), "content": content,
         ]
         if let etag = entity.etag { object["etag"] = .string(etag) }
+        if let lastModified = entity.lastModified { object["lastModified"] = .string(lastModified) }
         if let charset = entity.charset { object["charset"] = .string(charset) }
         return object
     }
@@ -469,6 +470,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         }
         var headers = ["content-type": contentType]
         if let etag = object["etag"]?.stringValue { headers["etag"] = etag }
+        if let lastModified = object["lastModified"]?.stringValue { headers["last-modified"] = lastModified }
         return Entity(content: content, charset: object["charset"]?.stringValue, headers: headers, timestamp: timestamp)
     }
 }

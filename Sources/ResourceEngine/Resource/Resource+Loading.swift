@@ -36,7 +36,9 @@ extension Resource {
     }
 
     /// Always starts a new load: a GET, or this resource's `loadRequest`. A GET sends
-    /// `If-None-Match` when the data has an ETag.
+    /// `If-None-Match` when the data has an ETag and `If-Modified-Since` when it has a
+    /// `Last-Modified` (a server without ETags, such as Python's `http.server`, then answers 304,
+    /// `notModified`, for data that has not changed).
     ///
     /// Two calls make two concurrent loads; use `loadIfNeeded()` to share one.
     @discardableResult
@@ -52,8 +54,9 @@ extension Resource {
                     if let contentType = template.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
                 }
             }
-            if method == .get || method == .head, let etag = self?.latestData?.etag {
-                urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match")
+            if method == .get || method == .head, let data = self?.latestData {
+                if let etag = data.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+                if let lastModified = data.lastModified { urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
             }
         }
         return load(using: request, isOwnLoad: true)
