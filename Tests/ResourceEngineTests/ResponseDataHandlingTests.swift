@@ -104,6 +104,35 @@ import Testing
         #expect(h.resource.json == .null)
     }
 
+    /// JSON in UTF-16 and UTF-32, with or without a byte-order mark, named by the charset or
+    /// not, is read as RFC 4627 and Siesta's parser read it; a UTF-8 mark is skipped.
+    @Test(arguments: [
+        ("application/json", [0xFF, 0xFE] + utf16LE(#"{"a":"é✓"}"#)),
+        ("application/json", [0xFE, 0xFF] + utf16BE(#"{"a":"é✓"}"#)),
+        ("application/json", utf16LE(#"{"a":"é✓"}"#)),
+        ("application/json", utf16BE(#"{"a":"é✓"}"#)),
+        ("application/json", [0xFF, 0xFE, 0x00, 0x00] + utf32LE(#"{"a":"é✓"}"#)),
+        ("application/json", [0x00, 0x00, 0xFE, 0xFF] + utf32BE(#"{"a":"é✓"}"#)),
+        ("application/json", utf32LE(#"{"a":"é✓"}"#)),
+        ("application/json", utf32BE(#"{"a":"é✓"}"#)),
+        ("application/json", [0xEF, 0xBB, 0xBF] + Array(#"{"a":"é✓"}"#.utf8)),
+        ("application/json; charset=utf-16", [0xFF, 0xFE] + utf16LE(#"{"a":"é✓"}"#)),
+        ("application/json; charset=utf-16", utf16BE(#"{"a":"é✓"}"#)),
+        ("application/json; charset=UTF-16LE", utf16LE(#"{"a":"é✓"}"#)),
+        ("application/json; charset=utf-32be", utf32BE(#"{"a":"é✓"}"#)),
+    ] as [(String, [UInt8])])
+    func readsJSONInUTF16AndUTF32(contentType: String, body: [UInt8]) async throws {
+        _ = try await load(bytes(body, contentType: contentType))
+        #expect(h.resource.latestError == nil, "\(h.resource.latestError?.userMessage ?? "")")
+        #expect(h.resource.json == ["a": "é✓"])
+    }
+
+    @Test func jsonThatIsNotValidInItsEncodingSaysSo() async throws {
+        // A lone high surrogate in UTF-16LE.
+        let error = try #require(try await load(bytes([0xFF, 0xFE, 0x7B, 0x00, 0x00, 0xD8, 0x7D, 0x00], contentType: "application/json")).error)
+        #expect(error.userMessage == "Response is not valid utf-16le text")
+    }
+
     @Test func invalidJSONIsAnErrorThatSaysWhere() async throws {
         let error = try #require(try await load(.json("{\n  \"a\": 1,\n  \"b\": tru\n}")).error)
         #expect(error.userMessage == "Invalid JSON: unexpected character 't' at line 3, column 8")
@@ -300,3 +329,8 @@ import Testing
         #expect(h.resource.text == "plain")
     }
 }
+
+private func utf16LE(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+private func utf16BE(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+private func utf32LE(_ text: String) -> [UInt8] { text.unicodeScalars.flatMap { s in (0..<4).map { UInt8((s.value >> (8 * $0)) & 0xFF) } } }
+private func utf32BE(_ text: String) -> [UInt8] { text.unicodeScalars.flatMap { s in (0..<4).reversed().map { UInt8((s.value >> (8 * $0)) & 0xFF) } } }

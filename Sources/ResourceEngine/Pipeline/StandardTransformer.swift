@@ -46,12 +46,13 @@ struct UnlessParsedAsJSON: ResponseTransformer {
 
 /// The parsers behind the standard transformers, also available by name in pipelines.
 public enum Parsers {
-    /// `Data` → `JSON`. Errors name the position: "Invalid JSON: … at line 3, column 7".
+    /// `Data` → `JSON`, in UTF-8, UTF-16 or UTF-32 (named by the charset, or detected as RFC 4627
+    /// and Siesta's parser do). Errors name the position: "Invalid JSON: … at line 3, column 7".
     /// An empty body (a 204, a HEAD-like answer) is `null`, not an error. As in Siesta, content an
     /// earlier stage already turned into something else (even JSON) fails as a wrong input type.
     public static func json(transformErrors: Bool = false) -> ResponseContentTransformer<Data, JSON> {
         ResponseContentTransformer(name: "json", transformErrors: transformErrors, dependsOnContentAlone: true) {
-            data, _ in try parseJSON(data)
+            data, entity in try parseJSON(data, charset: entity.charset)
         }
     }
 
@@ -80,8 +81,10 @@ public enum Parsers {
         return .array(values)
     }
 
-    /// Bytes as JSON; blank is `null`; a syntax error is a `RequestError` naming the position.
-    static func parseJSON(_ data: Data) throws -> JSON {
+    /// Bytes as JSON, in UTF-8, UTF-16 or UTF-32 (`JSONEncoding`); blank is `null`; a syntax
+    /// error is a `RequestError` naming the position.
+    static func parseJSON(_ data: Data, charset: String? = nil) throws -> JSON {
+        let data = try JSONEncoding.utf8(data, charset: charset)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
         do throws(JSONParser.Failure) {
             return try JSONParser.parse(data)
