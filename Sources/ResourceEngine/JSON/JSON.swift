@@ -19,8 +19,8 @@ public enum JSON: Sendable {
 }
 
 extension JSON {
-    /// The value as a `Double` if it is a number.
-    public var doubleValue: Double? {
+    /// The value as a `Double` if it is a number: `json["price"]?.double`.
+    public var double: Double? {
         switch self {
         case .int(let i): Double(i)
         case .double(let d): d
@@ -29,8 +29,9 @@ extension JSON {
         }
     }
 
-    /// The value as an `Int` if it is an integer, or a double with no fractional part.
-    public var intValue: Int? {
+    /// The value as an `Int` if it is an integer, or a double with no fractional part:
+    /// `json["count"]?.int`.
+    public var int: Int? {
         switch self {
         case .int(let i): i
         case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: Int(d)
@@ -38,25 +39,39 @@ extension JSON {
         }
     }
 
-    /// The string if this is `.string`.
-    public var stringValue: String? {
+    /// The string if this is `.string`: `json["status"]?.string`, where Siesta's guide writes
+    /// `jsonDict["status"] as? String` (which on `JSON` compiles and is always nil).
+    public var string: String? {
         if case .string(let s) = self { s } else { nil }
     }
 
-    /// The boolean if this is `.bool`.
-    public var boolValue: Bool? {
+    /// The boolean if this is `.bool`: `json["enabled"]?.bool`.
+    public var bool: Bool? {
         if case .bool(let b) = self { b } else { nil }
     }
 
-    /// The elements if this is an array.
-    public var arrayValue: [JSON]? {
+    /// The elements if this is an array: `json["items"]?.array`.
+    public var array: [JSON]? {
         if case .array(let a) = self { a } else { nil }
     }
 
-    /// The object if this is an object.
-    public var objectValue: JSONObject? {
+    /// The object if this is an object: `json["user"]?.object`.
+    public var object: JSONObject? {
         if case .object(let o) = self { o } else { nil }
     }
+
+    /// Same as `double`.
+    public var doubleValue: Double? { double }
+    /// Same as `int`.
+    public var intValue: Int? { int }
+    /// Same as `string`.
+    public var stringValue: String? { string }
+    /// Same as `bool`.
+    public var boolValue: Bool? { bool }
+    /// Same as `array`.
+    public var arrayValue: [JSON]? { array }
+    /// Same as `object`.
+    public var objectValue: JSONObject? { object }
 
     /// True for `.null`.
     public var isNull: Bool {
