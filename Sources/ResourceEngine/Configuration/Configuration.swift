@@ -22,6 +22,16 @@ public struct Configuration {
     }
 
     /// The total time a request may take before it fails with "The request timed out".
+    /// Keeps a resource fresh while it has observers: loaded when the first observer arrives,
+    /// then again this long after each load started; after a failure, again after `retryTime`,
+    /// twice as long after each failure in a row, at most this long (or `retryTime`, if longer;
+    /// never sooner than half a second).
+    /// Nil, the default: nothing loads unless asked.
+    public var refreshInterval: TimeInterval? {
+        get { storage.value.refreshInterval }
+        _modify { yield &storage.value.refreshInterval }
+    }
+
     public var timeout: TimeInterval {
         get { storage.value.timeout }
         _modify { yield &storage.value.timeout }
@@ -78,6 +88,7 @@ public struct Configuration {
     private struct Fields {
         var expirationTime: TimeInterval = 30
         var retryTime: TimeInterval = 1
+        var refreshInterval: TimeInterval?
         var timeout: TimeInterval = 60
         var headers: [String: String] = [:]
         var computedHeaders: [String: @MainActor () -> String?] = [:]

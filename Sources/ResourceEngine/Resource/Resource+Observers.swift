@@ -71,6 +71,7 @@ extension Resource {
 
     private func observersChanged() {
         keepAliveWhileObserved = observerEntries.isEmpty ? nil : self
+        keepFreshWhileObserved()
     }
 
     /// Tells every live observer, in the order they were added, that `event` happened.

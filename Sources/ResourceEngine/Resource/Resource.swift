@@ -62,6 +62,10 @@ public final class Resource {
     var observerIndex: [AnyHashable: ObserverEntry] = [:]
     /// A deliberate cycle: an observed resource stays alive even if the service releases it.
     var keepAliveWhileObserved: Resource?
+    /// The next refresh of `Configuration.refreshInterval`, and failed refreshes in a row.
+    var refreshTimer: EngineTimer?
+    var keepingFresh = false
+    var failedRefreshes = 0
 
     private var configurationCache: [RequestMethod: Configuration] = [:]
     private var configurationCacheVersion = -1

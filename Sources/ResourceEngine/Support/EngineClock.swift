@@ -7,6 +7,36 @@ import Foundation
 public protocol EngineClock: Sendable {
     /// Seconds since an arbitrary fixed origin; only differences between readings matter.
     var now: TimeInterval { get }
+
+    /// Runs `action` on the main actor once `seconds` have passed on this clock, unless the
+    /// returned timer is cancelled first. The default waits on the main queue, by the wall
+    /// clock (right for `SystemClock`); a clock that moves otherwise runs its own timers, so a
+    /// test drives them by moving it.
+    @MainActor
+    func schedule(after seconds: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void) -> EngineTimer
+}
+
+extension EngineClock {
+    @MainActor
+    public func schedule(after seconds: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void) -> EngineTimer {
+        let timer = EngineTimer()
+        DispatchQueue.main.asyncAfter(deadline: .now() + max(0, seconds)) {
+            MainActor.assumeIsolated { if !timer.isCancelled { action() } }
+        }
+        return timer
+    }
+}
+
+/// An action an `EngineClock` will run; `cancel()` keeps it from running.
+@MainActor
+public final class EngineTimer {
+    public private(set) var isCancelled = false
+
+    public init() {}
+
+    public func cancel() {
+        isCancelled = true
+    }
 }
 
 /// The wall clock: `Date().timeIntervalSinceReferenceDate`.

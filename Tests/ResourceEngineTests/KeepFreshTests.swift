@@ -1,0 +1,116 @@
+import Foundation
+import ResourceEngine
+import ResourceEngineTesting
+import Testing
+
+/// `Configuration.refreshInterval`: a watcher's resource loads on its own while observed, on
+/// the service's clock (here a manual one: the timers run as the test moves it).
+@MainActor
+@Suite struct KeepFreshTests {
+    let h = Harness()
+
+    /// Lets loads in flight answer and their completion hooks run.
+    func settle(_ resource: Resource) async throws {
+        for request in resource.loadRequests { _ = try await request.awaitResult() }
+        try await drainMainQueue(turns: 2)
+    }
+
+    var requests: Int { h.network.receivedRequests.count }
+
+    @Test func anObservedResourceLoadsEveryIntervalAndStopsWhenTheLastObserverGoes() async throws {
+        h.service.configure { $0.refreshInterval = 5 }
+        let resource = h.resource
+        h.stubText(resource, "v1")
+        let owner = Owner()
+        let observer = RecordingObserver()
+        resource.addObserver(observer, owner: owner)
+        #expect(resource.isKeptFresh)
+        #expect(requests == 0, "not inside addObserver: the observer hears observerAdded first")
+        h.clock.advance(by: 0)
+        try await settle(resource)
+        #expect(requests == 1)
+        #expect(resource.text == "v1")
+
+        h.stubText(resource, "v2")
+        h.clock.advance(by: 4.9)
+        #expect(requests == 1, "five seconds after the load started, not before")
+        h.clock.advance(by: 0.1)
+        try await settle(resource)
+        #expect(requests == 2)
+        #expect(resource.text == "v2")
+        #expect(observer.events == ["observerAdded", "requested", "newData(network)", "requested", "newData(network)"])
+
+        resource.removeObservers(ownedBy: owner)
+        #expect(!resource.isKeptFresh)
+        h.clock.advance(by: 60)
+        try await drainMainQueue()
+        #expect(requests == 2, "nobody watches: nothing loads")
+    }
+
+    @Test func failuresBackOffFromTheRetryTimeUpToTheInterval() async throws {
+        h.service.configure {
+            $0.refreshInterval = 10
+            $0.retryTime = 1
+        }
+        let resource = h.resource
+        h.stubText(resource, "down", status: 503)
+        let owner = Owner()
+        resource.addObserver(owner: owner) { _, _ in }
+        h.clock.advance(by: 0)
+        try await settle(resource)
+        #expect(requests == 1 && resource.latestError?.httpStatusCode == 503)
+        // 1, 2, 4, 8 seconds after each failure, then the interval.
+        var times: [Double] = []
+        var waited = 0.0
+        while requests < 7 {
+            let before = requests
+            h.clock.advance(by: 0.5)
+            waited += 0.5
+            try await settle(resource)
+            if requests > before {
+                times.append(waited)
+                waited = 0
+            }
+            if h.clock.now > 2_000 { break }
+        }
+        #expect(times == [1, 2, 4, 8, 10, 10])
+
+        h.stubText(resource, "up")
+        h.clock.advance(by: 10)
+        try await settle(resource)
+        #expect(resource.text == "up" && resource.latestError == nil)
+        h.clock.advance(by: 9.5)
+        try await drainMainQueue()
+        #expect(requests == 8, "after a success, the interval again")
+        h.clock.advance(by: 0.5)
+        try await settle(resource)
+        #expect(requests == 9)
+    }
+
+    @Test func aLoadInFlightIsJoinedNotDoubled() async throws {
+        h.service.configure { $0.refreshInterval = 5 }
+        let resource = h.resource
+        h.stubText(resource, "v1")
+        h.network.holdsResponses = true
+        let mine = resource.load()
+        resource.addObserver(owner: Owner()) { _, _ in }
+        h.clock.advance(by: 0)
+        #expect(requests == 1, "the refresh joined the load in flight")
+        h.network.releaseAll()
+        _ = try await mine.awaitResult()
+        try await drainMainQueue(turns: 2)
+        #expect(requests == 1)
+    }
+
+    @Test func withoutAnIntervalNothingLoadsOnItsOwn() async throws {
+        let resource = h.resource
+        h.stubText(resource, "v1")
+        let owner = Owner()
+        resource.addObserver(owner: owner) { _, _ in }
+        #expect(!resource.isKeptFresh)
+        h.clock.advance(by: 120)
+        try await drainMainQueue()
+        #expect(requests == 0)
+        #expect(h.clock.pendingTimerCount == 0)
+    }
+}
