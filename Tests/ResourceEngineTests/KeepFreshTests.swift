@@ -113,4 +113,13 @@ import Testing
         #expect(requests == 0)
         #expect(h.clock.pendingTimerCount == 0)
     }
+
+    @Test func theSystemClocksTimersRunOnTheMainQueueAndACancelledOneNever() async throws {
+        var ran: [String] = []
+        let cancelled = SystemClock().schedule(after: 0) { ran.append("cancelled") }
+        cancelled.cancel()
+        _ = SystemClock().schedule(after: 0.02) { ran.append("kept") }
+        try await waitUntil("the kept timer ran") { !ran.isEmpty }
+        #expect(ran == ["kept"], "the earlier, cancelled one did not run")
+    }
 }
