@@ -52,6 +52,8 @@ extension DashboardSpec {
         // the message an error body carries (`message`, `error`, problem+json, ServiceStack's
         // `responseStatus`), unless a `configure` block sets the cleanup stage itself.
         service.configure(description: "error messages from error bodies") { $0.pipeline[.cleanup].add(ErrorMessageTransformer()) }
+        // Nothing shows a load's progress: no timer per load in flight.
+        service.configure(description: "no progress timers") { $0.progressReportingInterval = 0 }
         if spec.expiration != nil || spec.retry != nil || spec.timeout != nil {
             service.configure(description: "\(name) timings") { config in
                 if let expiration = spec.expiration { config.expirationTime = expiration }

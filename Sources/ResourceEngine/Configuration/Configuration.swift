@@ -32,6 +32,14 @@ public struct Configuration {
         _modify { yield &storage.value.refreshInterval }
     }
 
+    /// How often a load in flight reports its estimated progress (`Request.onProgress`,
+    /// `resourceRequestProgress`), on the service's clock; 0: only the bytes the transport counts,
+    /// and the final 1.
+    public var progressReportingInterval: TimeInterval {
+        get { storage.value.progressReportingInterval }
+        _modify { yield &storage.value.progressReportingInterval }
+    }
+
     public var timeout: TimeInterval {
         get { storage.value.timeout }
         _modify { yield &storage.value.timeout }
@@ -89,6 +97,7 @@ public struct Configuration {
         var expirationTime: TimeInterval = 30
         var retryTime: TimeInterval = 1
         var refreshInterval: TimeInterval?
+        var progressReportingInterval: TimeInterval = 0.05
         var timeout: TimeInterval = 60
         var headers: [String: String] = [:]
         var computedHeaders: [String: @MainActor () -> String?] = [:]

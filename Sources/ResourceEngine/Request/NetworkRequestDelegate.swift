@@ -15,6 +15,9 @@ final class NetworkRequestDelegate: RequestDelegate {
     let requestBuilder: @MainActor () -> URLRequest
     let underlyingRequest: URLRequest
     private var networking: (any RequestNetworking)?
+    /// The progress estimate, and the timer that reports it.
+    private var estimate = ProgressEstimate(isGet: true)
+    private var progressTimer: EngineTimer?
 
     init(resource: Resource, requestBuilder: @escaping @MainActor () -> URLRequest) {
         self.resource = resource
@@ -35,11 +38,17 @@ final class NetworkRequestDelegate: RequestDelegate {
         let provider = resource.service.networking
         let processesInPlace = provider.completesOffTheMainActor && !pipeline.isEmpty
         let memo = resource.pipelineMemo
+        estimate = ProgressEstimate(isGet: method == .get || method == .head)
+        let interval = configuration.progressReportingInterval
+        if interval > 0 { reportProgress(to: handler, every: interval, startedAt: startedAt) }
         networking = provider.startRequest(
             underlyingRequest,
             transport: configuration.transport,
-            progress: { progress in
-                MainQueue.async { handler.reportProgress(progress) }
+            progress: { fraction in
+                MainQueue.async {
+                    self.estimate.received(fraction)
+                    handler.reportProgress(self.estimate.value(after: clock.now - startedAt))
+                }
             },
             completion: { result in
                 // Off the main actor already: a small body goes through the pipeline here, one
@@ -82,6 +91,7 @@ final class NetworkRequestDelegate: RequestDelegate {
     }
 
     private func deliver(_ info: ResponseInfo, handler: any RequestCompletionHandler, status: Int?) {
+        progressTimer?.cancel()
         guard !handler.willIgnore(info) else { return }
         EngineLog.log(.network, "\(status.map(String.init) ?? "no response") ← \(requestDescription)")
         handler.broadcastResponse(info)
@@ -89,6 +99,18 @@ final class NetworkRequestDelegate: RequestDelegate {
 
     func cancelUnderlyingOperation() {
         networking?.cancel()
+        progressTimer?.cancel()
+    }
+
+    /// Reports the estimate every `interval` on the service's clock until the request completes:
+    /// progress rises while nothing has arrived, as Siesta's does.
+    private func reportProgress(to handler: any RequestCompletionHandler, every interval: TimeInterval, startedAt: TimeInterval) {
+        let clock = resource.service.clock
+        progressTimer = clock.schedule(after: interval) { [weak self] in
+            guard let self, !handler.willIgnore(.cancellation) else { return }
+            handler.reportProgress(self.estimate.value(after: clock.now - startedAt))
+            self.reportProgress(to: handler, every: interval, startedAt: startedAt)
+        }
     }
 
     func repeated() -> any RequestDelegate {
