@@ -40,6 +40,7 @@ public struct Configuration {
         _modify { yield &storage.value.progressReportingInterval }
     }
 
+    /// Seconds a request may take in all before it fails (60 by default).
     public var timeout: TimeInterval {
         get { storage.value.timeout }
         _modify { yield &storage.value.timeout }
@@ -111,6 +112,8 @@ public struct Configuration {
 
     private var storage = CopyOnWrite(Fields())
 
+    /// The defaults: data stale after 30 s, a failure retried after 1 s, requests time out after
+    /// 60 s, no headers, an empty pipeline (a `Service` adds its standard parsers to it).
     public init() {}
 
     /// Adds a closure that may alter each `URLRequest` before it is sent.

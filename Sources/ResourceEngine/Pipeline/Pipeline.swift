@@ -59,6 +59,7 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// A pipeline with every stage empty.
     public init() {}
 
     /// The stage for `key`; an empty stage if none was configured.

@@ -8,7 +8,12 @@
 public final class Request {
     /// Where a request is in its life.
     public enum State: Sendable {
-        case notStarted, inProgress, completed
+        /// Made, not started (`start()` starts it).
+        case notStarted
+        /// Started, no outcome yet.
+        case inProgress
+        /// It has its outcome (`responseInfo`); hooks added now run with it.
+        case completed
     }
 
     /// Where this request is in its life.

@@ -1,6 +1,19 @@
 /// The HTTP methods a request can use. Raw values are lower case; they are sent upper-cased.
 public enum RequestMethod: String, CaseIterable, Sendable {
-    case options, get, head, post, put, patch, delete
+    /// `OPTIONS`: what the server allows.
+    case options
+    /// `GET`: a resource's own load; sent with `If-None-Match` / `If-Modified-Since` when it can.
+    case get
+    /// `HEAD`: the headers of a `GET` without the body.
+    case head
+    /// `POST`.
+    case post
+    /// `PUT`.
+    case put
+    /// `PATCH`.
+    case patch
+    /// `DELETE`.
+    case delete
 
     /// The method as it goes on the wire ("GET").
     public var httpName: String {

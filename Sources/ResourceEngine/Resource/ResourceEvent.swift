@@ -19,7 +19,16 @@ public enum ResourceEvent: Sendable, Equatable, CustomStringConvertible {
 
     /// Where new data came from.
     public enum NewDataSource: String, Sendable, CustomStringConvertible {
-        case network, cache, localOverride, wipe
+        /// A response from the server.
+        case network
+        /// The persistent cache, before the first load.
+        case cache
+        /// `overrideLocalData` / `overrideLocalContent`: set by the program, not loaded.
+        case localOverride
+        /// `wipe()`: the data was removed.
+        case wipe
+
+        /// The source's name, as logs and `events` show it.
         public var description: String { rawValue }
     }
 

@@ -30,10 +30,13 @@ extension EngineClock {
 /// An action an `EngineClock` will run; `cancel()` keeps it from running.
 @MainActor
 public final class EngineTimer {
+    /// True once `cancel()` was called: the action will not run.
     public private(set) var isCancelled = false
 
+    /// A timer not yet cancelled (a clock of one's own makes one for each action it schedules).
     public init() {}
 
+    /// Keeps the action from running, if it has not run yet.
     public func cancel() {
         isCancelled = true
     }
@@ -41,6 +44,7 @@ public final class EngineTimer {
 
 /// The wall clock: `Date().timeIntervalSinceReferenceDate`.
 public struct SystemClock: EngineClock {
+    /// The wall clock.
     public init() {}
     public var now: TimeInterval { Date().timeIntervalSinceReferenceDate }
 }
