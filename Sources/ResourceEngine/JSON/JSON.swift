@@ -7,14 +7,21 @@ import Foundation
 /// of 9007199254740993 survives), longer ones keep their digits (`bigInteger`); everything else
 /// numeric is a `Double`.
 public enum JSON: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number with no fraction or exponent that fits in `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
     /// An integer outside `Int`'s range, kept digit for digit (a `Double` would round it).
     case bigInteger(String)
+    /// A string.
     case string(String)
+    /// A list, in order.
     case array([JSON])
+    /// An object, its members in the document's order.
     case object(JSONObject)
 }
 

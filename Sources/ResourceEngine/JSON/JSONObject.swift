@@ -11,8 +11,10 @@ public struct JSONObject: Sendable, Hashable {
     /// Objects this big get a key index; smaller ones are searched, which is as fast at that size.
     static let indexedFrom = 16
 
+    /// An empty object.
     public init() {}
 
+    /// An object of `pairs`, in their order; a repeated key keeps its first place and its last value.
     public init(_ pairs: some Sequence<(String, JSON)>) {
         for (key, value) in pairs { self[key] = value }
     }
@@ -83,6 +85,7 @@ public struct JSONObject: Sendable, Hashable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object written as a literal, `["status": "UP"]`, in the literal's order.
     public init(dictionaryLiteral elements: (String, JSON)...) {
         self.init(elements)
     }

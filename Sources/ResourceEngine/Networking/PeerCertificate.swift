@@ -3,13 +3,16 @@ import Foundation
 /// The certificate an https server presented (the leaf of its chain): who it names, who signed
 /// it, and when it stops being valid. Read from the transport on each new connection.
 public struct PeerCertificate: Sendable, Equatable {
+    /// Who the certificate names (`CN=api.example.com, …`).
     public var subject: String
+    /// Who signed it.
     public var issuer: String
     /// Start of validity, on the engine clock (seconds since the reference date).
     public var notBefore: TimeInterval?
     /// End of validity, on the engine clock.
     public var notAfter: TimeInterval
 
+    /// A certificate valid from `notBefore` (when known) to `notAfter`.
     public init(subject: String, issuer: String, notBefore: TimeInterval? = nil, notAfter: TimeInterval) {
         self.subject = subject
         self.issuer = issuer

@@ -35,10 +35,14 @@ public struct HTTPCredentials: Sendable, Hashable {
         case digest
     }
 
+    /// The user name.
     public var user: String
+    /// The password (masked in every output; sent only as the scheme allows).
     public var password: String
+    /// How they are offered to the server.
     public var scheme: Scheme
 
+    /// Credentials for `user`, offered by `scheme`.
     public init(user: String, password: String, scheme: Scheme) {
         self.user = user
         self.password = password
