@@ -4,13 +4,16 @@ extension RequestError {
     public enum Cause {
         /// The resource's URL could not be formed.
         public struct InvalidURL: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// What the URL was made from (nil: nothing usable).
             public let urlSource: String?
             public var description: String { "Invalid URL: \(urlSource ?? "nil")" }
         }
 
         /// `request(text:)` could not encode the text in the requested encoding.
         public struct UnencodableText: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The encoding asked for.
             public let encodingName: String
+            /// The text that would not encode.
             public let text: String
             public var description: String { "Text cannot be encoded as \(encodingName)" }
         }
@@ -22,12 +25,14 @@ extension RequestError {
 
         /// `request(urlEncoded:)` got a string that cannot be percent-encoded.
         public struct NotURLEncodable: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The string that could not be encoded.
             public let offendingString: String
             public var description: String { "Cannot URL-encode \(offendingString.debugDescription)" }
         }
 
         /// The request was cancelled before it completed.
         public struct RequestCancelled: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The transport's own error for the cancellation, if it gave one.
             public let networkError: (any Error & Sendable)?
             public var description: String { "Request cancelled" }
         }
@@ -39,12 +44,14 @@ extension RequestError {
 
         /// The response names a charset the engine does not know.
         public struct InvalidTextEncoding: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The charset as the response named it.
             public let encodingName: String
             public var description: String { "Unknown text encoding \(encodingName.debugDescription)" }
         }
 
         /// The body is not valid text in its charset.
         public struct UndecodableText: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The charset the body claimed.
             public let encodingName: String
             public var description: String { "Response is not valid \(encodingName) text" }
         }
@@ -53,8 +60,11 @@ extension RequestError {
         public struct WrongInputTypeInTransformerPipeline: Error, Sendable, CauseMessage,
             CustomStringConvertible
         {
+            /// The content type the transformer takes.
             public let expectedType: String
+            /// The content type it was given.
             public let actualType: String
+            /// The transformer, as it describes itself.
             public let transformer: String
             public var description: String {
                 "\(transformer) expected \(expectedType) but got \(actualType)"
@@ -63,6 +73,7 @@ extension RequestError {
 
         /// A transformer produced no value.
         public struct TransformerReturnedNil: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The transformer, as it describes itself.
             public let transformer: String
             public var description: String { "\(transformer) produced no value" }
         }
@@ -70,10 +81,14 @@ extension RequestError {
         /// A redirect the engine will not follow: from https to plain http, or to a scheme other
         /// than http(s). (Redirects to another origin are followed without the request's headers.)
         public struct RedirectRefused: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The URL that redirected.
             public let from: String
+            /// Where it redirected to.
             public let to: String
+            /// Why the redirect is not followed.
             public let reason: String
 
+            /// A refused redirect from `from` to `to`, for `reason`.
             public init(from: String, to: String, reason: String) {
                 self.from = from
                 self.to = to
@@ -87,9 +102,12 @@ extension RequestError {
         /// oversized header, a body cut short, a certificate that expired… `message` is for the
         /// screen; `detail` is the transport's own text.
         public struct TransportFailure: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// What went wrong, for the screen.
             public let message: String
+            /// The transport's own text, if any.
             public let detail: String?
 
+            /// A failure that says `message`, with the transport's `detail`.
             public init(_ message: String, detail: String? = nil) {
                 self.message = message
                 self.detail = detail
@@ -100,6 +118,7 @@ extension RequestError {
 
         /// The body was larger than the networking provider accepts.
         public struct ResponseTooLarge: Error, Sendable, CauseMessage, CustomStringConvertible {
+            /// The most bytes the provider accepts.
             public let limit: Int
 
             /// A body over `limit` bytes; networking providers report it.
