@@ -6,26 +6,35 @@
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
     public enum Segment: Sendable, Hashable {
+        /// An object's member (`.name`, `["name"]`).
         case key(String)
+        /// A list's element (`[2]`; negative counts from the end).
         case index(Int)
+        /// Every element of a list (`[*]`).
         case all
     }
 
     /// A path that could not be parsed; `position` is 1-based within the path text.
     public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The path as written.
         public let path: String
+        /// What is wrong with it.
         public let message: String
+        /// Where, 1-based, in `path`.
         public let position: Int
         public var description: String { "invalid path \"\(path)\": \(message) at position \(position)" }
     }
 
     /// A path that does not fit the value it was applied to.
     public struct LookupError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Which step found nothing, and what was there instead.
         public let message: String
         public var description: String { message }
     }
 
+    /// The steps, in order.
     public let segments: [Segment]
+    /// The path as written.
     public let text: String
 
     public var description: String { text }

@@ -19,8 +19,11 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
     /// The processor: content and its entity in, new content (or nil for "no value") out.
     public typealias Processor = @Sendable (_ content: In, _ entity: Entity) throws -> Out?
 
+    /// How logs and errors name it.
     public let name: String
+    /// What happens to content of another type than `In`.
     public let onInputTypeMismatch: InputTypeMismatchAction
+    /// Whether error bodies are transformed too.
     public let transformErrors: Bool
     /// Whether the processor's answer depends on the content, its content type and charset
     /// alone (see `ResponseTransformer`); the built-in parsers and transformers do.

@@ -24,6 +24,8 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     /// Changes this resource's configuration after every configured block has applied (one observer's
     /// own pipeline stages), named by `adjustmentKey`, which becomes part of `key`.
     public let adjustConfiguration: (@MainActor @Sendable (inout Configuration) -> Void)?
+    /// Names `adjustConfiguration` in `key`: two requests with different adjustments are two
+    /// resources.
     public let adjustmentKey: String?
     /// A stable text that differs whenever the request on the wire would differ: the method, the
     /// headers (names folded to lower case, sorted) and a digest of the content type and body.

@@ -8,7 +8,20 @@ import Synchronization
 public enum EngineLog {
     /// What a log line is about.
     public enum Category: String, CaseIterable, Sendable {
-        case network, pipeline, stateChanges, observers, staleness, cache, configuration
+        /// Requests sent and answered.
+        case network
+        /// What the pipeline's stages did.
+        case pipeline
+        /// A resource's events.
+        case stateChanges
+        /// Observers added and removed.
+        case observers
+        /// Why a load was or was not needed.
+        case staleness
+        /// The persistent cache's reads and writes.
+        case cache
+        /// Which configuration applies to a URL.
+        case configuration
     }
 
     /// The receiver of every enabled log line.
