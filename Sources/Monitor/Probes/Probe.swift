@@ -302,9 +302,7 @@ public final class Probe {
     /// `retry`). `retry: 0` must not retry a refused connection back to back.
     var retryWait: TimeInterval {
         let retry = max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
-        let limit = max(retry, spec.backoff ?? every)
-        let doublings = Double(max(0, min(alert.badInARow - 1, 30)))
-        return min(retry * pow(2, doublings), limit)
+        return RetryBackoff.wait(afterFailures: alert.badInARow, retry: retry, limit: spec.backoff ?? every)
     }
 
     /// Runs `action` at `due` unless something already runs no later.

@@ -28,17 +28,14 @@ struct ProgressEstimate: Sendable {
     /// The estimate `elapsed` seconds after the request started: below 1.
     func value(after elapsed: TimeInterval) -> Double {
         let t = max(0, elapsed)
-        let arriving = downloaded != nil
-        // (progress, weight): connecting, sending, waiting, receiving.
-        let phases: [(Double, Double)] = [
-            (arriving ? 1 : Self.approaching(t, threeQuartersAt: 2.5), 0.3),
-            (arriving ? 1 : Self.approaching(t, threeQuartersAt: 2.5), isGet ? 0 : 1),
-            (arriving ? 1 : Self.approaching(t, threeQuartersAt: 1.2), 0.3),
-            (downloaded ?? 0, isGet ? 1 : 0.1),
-        ]
-        let total = phases.reduce(0) { $0 + $1.1 }
-        let done = phases.reduce(0) { $0 + $1.0 * $1.1 }
-        return min(done / total, 0.99)
+        // Connecting and waiting weigh 0.3 each; sending 1 for a body (0 for a GET); receiving 1
+        // for a GET (0.1 otherwise). No array: the transport may report several times a load.
+        let sendWeight = isGet ? 0.0 : 1.0
+        let receiveWeight = isGet ? 1.0 : 0.1
+        let connecting = downloaded != nil ? 1 : Self.approaching(t, threeQuartersAt: 2.5)
+        let waiting = downloaded != nil ? 1 : Self.approaching(t, threeQuartersAt: 1.2)
+        let done = 0.3 * connecting + sendWeight * connecting + 0.3 * waiting + receiveWeight * (downloaded ?? 0)
+        return min(done / (0.6 + sendWeight + receiveWeight), 0.99)
     }
 
     /// Rises from 0 towards 1: three quarters at `threeQuartersAt` seconds.

@@ -48,7 +48,7 @@ extension Resource {
                 self.failedRefreshes += 1
                 // Never back to back: a refused connection fails at once.
                 let retry = max(0.5, self.configuration.retryTime)
-                let wait = min(retry * pow(2, Double(min(self.failedRefreshes - 1, 30))), max(retry, interval))
+                let wait = RetryBackoff.wait(afterFailures: self.failedRefreshes, retry: retry, limit: interval)
                 self.scheduleRefresh(after: max(0, error.timestamp + wait - now))
             } else {
                 self.failedRefreshes = 0
