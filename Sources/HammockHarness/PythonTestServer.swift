@@ -42,8 +42,9 @@ import Glibc
 ///
 /// Runs as a child process (`python3`), stopped with SIGKILL.
 public final class PythonTestServer: @unchecked Sendable {
-    public let port: UInt16
-    private let pid: pid_t
+    /// The port it listens on.
+    public var port: UInt16 { process.port }
+    private let process: PortPrintingProcess
     private let directory: String
 
     private let scheme: String
@@ -64,32 +65,19 @@ public final class PythonTestServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let script = directory + "/server.py"
         try PythonTestServer.script.write(toFile: script, atomically: true, encoding: .utf8)
-        let output = directory + "/port"
         var argv = [PythonTestServer.python, script]
         if let certificate { argv += [certificate.certificate, certificate.key] }
         if let clientCA { argv.append(clientCA) }
-        pid = try ProcessRunner.launch(argv, stdout: output, stderr: directory + "/errors")
-        let deadline = Date().addingTimeInterval(20)
-        var port: UInt16?
-        while port == nil, Date() < deadline {
-            port = (try? String(contentsOfFile: output, encoding: .utf8))?.split(separator: "\n").first.flatMap { UInt16($0) }
-            if port == nil { usleep(20_000) }
+        process = try PortPrintingProcess(argv, in: directory, what: "the Python test server") { output in
+            output.split(separator: "\n").first.flatMap { UInt16($0) }
         }
-        guard let port else {
-            kill(pid, SIGKILL)
-            let errors = (try? String(contentsOfFile: directory + "/errors", encoding: .utf8)) ?? ""
-            throw TestCertificates.Failure(description: "the Python test server did not start: \(errors)")
-        }
-        self.port = port
     }
 
     deinit { stop() }
 
     /// Ends the server.
     public func stop() {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        process.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

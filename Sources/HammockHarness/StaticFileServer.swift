@@ -7,10 +7,11 @@ import Glibc
 ///
 /// Runs as a child process, stopped with SIGKILL.
 public final class StaticFileServer: @unchecked Sendable {
-    public let port: UInt16
+    /// The port it listens on.
+    public var port: UInt16 { process.port }
     /// The folder it serves; files written there are served at once.
     public let folder: String
-    private let pid: pid_t
+    private let process: PortPrintingProcess
     private let logs: String
 
     /// `http://127.0.0.1:PORT/`
@@ -22,24 +23,13 @@ public final class StaticFileServer: @unchecked Sendable {
         folder = directory + "/files"
         logs = directory
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let output = directory + "/stdout"
-        pid = try ProcessRunner.launch(
-            [PythonTestServer.python, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder],
-            stdout: output, stderr: directory + "/stderr")
         // "Serving HTTP on 127.0.0.1 port 43117 (http://127.0.0.1:43117/) ..."
-        let deadline = Date().addingTimeInterval(TmuxHarness.patience)
-        var port: UInt16?
-        while port == nil, Date() < deadline {
-            let line = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            port = line.components(separatedBy: " port ").dropFirst().first?.split(separator: " ").first.flatMap { UInt16($0) }
-            if port == nil { usleep(20_000) }
+        process = try PortPrintingProcess(
+            [PythonTestServer.python, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder], in: directory,
+            what: "python3 -m http.server"
+        ) { output in
+            output.components(separatedBy: " port ").dropFirst().first?.split(separator: " ").first.flatMap { UInt16($0) }
         }
-        guard let port else {
-            kill(pid, SIGKILL)
-            let errors = (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? ""
-            throw TestCertificates.Failure(description: "python3 -m http.server did not start: \(errors)")
-        }
-        self.port = port
     }
 
     deinit { stop() }
@@ -53,9 +43,7 @@ public final class StaticFileServer: @unchecked Sendable {
 
     /// Ends the server.
     public func stop() {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        process.stop()
         try? FileManager.default.removeItem(atPath: logs)
     }
 }
