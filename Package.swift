@@ -39,14 +39,13 @@ let nio: [Target.Dependency] = [.product(name: "NIOCore", package: "swift-nio"),
 let package = Package(
     name: "Hammock",
     products: [
-        // What a user installs: the program, and the engine with its doubles and transport for a
+        // What a user installs: the program, and the engine (with its libcurl transport) and doubles for a
         // Swift program of one's own. The bench and the floors build as the root package's
         // executables (`swift build -c release`); the allocation counter is a product only because
         // SwiftPM builds a dynamic library only as one (the bench preloads it).
         .executable(name: "hammock", targets: ["hammock"]),
         .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
-        .library(name: "CurlNetworking", targets: ["CurlNetworking"]),
         .library(name: "HammockMallocCount", type: .dynamic, targets: ["CMallocCount"]),
     ],
     dependencies: [
@@ -59,9 +58,9 @@ let package = Package(
         // MARK: The engine and its transport
         // Files only their owner can read (0600 in 0700 directories): the cache, histories, the log.
         .target(name: "PrivateFiles", swiftSettings: strict),
-        .target(name: "ResourceEngine", dependencies: ["PrivateFiles"], swiftSettings: strict),
         .systemLibrary(name: "CCurl", path: "Modules/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CurlNetworking", dependencies: ["CCurl", "ResourceEngine"], swiftSettings: strict),
+        // The engine and its default transport, libcurl (CurlProvider, under Networking/Curl).
+        .target(name: "ResourceEngine", dependencies: ["PrivateFiles", "CCurl"], swiftSettings: strict),
         // The engine's doubles: fake networking, a manual clock, a recording observer.
         .target(name: "ResourceEngineTesting", dependencies: ["ResourceEngine"], swiftSettings: strict),
 
@@ -101,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "hammock",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "CurlNetworking", "TerminalUI", "CMallocConf",
+                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "TerminalUI", "CMallocConf",
                 "MetricsServer", "Monitor", "PrivateFiles", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
@@ -110,7 +109,7 @@ let package = Package(
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
         // The example package's program, built here too so `swift test` builds and runs it.
         .executableTarget(
-            name: "watcher-example", dependencies: ["ResourceEngine", "CurlNetworking"], path: "Examples/Watcher/Sources/Watcher",
+            name: "watcher-example", dependencies: ["ResourceEngine"], path: "Examples/Watcher/Sources/Watcher",
             swiftSettings: strict),
 
         // MARK: The wing: test support and tools
@@ -119,12 +118,12 @@ let package = Package(
         // The dashboard headless under test: the manual scheduler and one harness over fake or real networking.
         .target(
             name: "DashboardTesting",
-            dependencies: ["Dashboard", "DashboardConfig", "Monitor", "ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "TerminalUI"],
+            dependencies: ["Dashboard", "DashboardConfig", "Monitor", "ResourceEngine", "ResourceEngineTesting", "TerminalUI"],
             swiftSettings: strict),
         .executableTarget(
             name: "hammock-bench",
             dependencies: [
-                "CleanSpawn", "CurlNetworking", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "LoopbackHTTP", "Monitor", "ResourceEngine",
+                "CleanSpawn", "Dashboard", "DashboardConfig", "DashboardTesting", "HammockHarness", "LoopbackHTTP", "Monitor", "ResourceEngine",
                 "ResourceEngineTesting", "TerminalUI", .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict),
@@ -139,11 +138,11 @@ let package = Package(
         // The engine over both real transports (URLSession and libcurl) against servers on 127.0.0.1.
         .testTarget(
             name: "TransportTests",
-            dependencies: ["ResourceEngine", "ResourceEngineTesting", "CurlNetworking", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
+            dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
             swiftSettings: strict),
         .testTarget(
             name: "CurlNetworkingTests",
-            dependencies: ["CurlNetworking", "ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
+            dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
             swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
@@ -155,7 +154,7 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "Monitor", "Redaction", "ResourceEngine", "ResourceEngineTesting",
-                "HammockHarness", "LoopbackHTTP", "TerminalUI", "CurlNetworking", "MetricsServer", flyingFoxOnly,
+                "HammockHarness", "LoopbackHTTP", "TerminalUI", "MetricsServer", flyingFoxOnly,
             ] + nio,
             swiftSettings: strict),
         .testTarget(

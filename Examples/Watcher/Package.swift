@@ -10,6 +10,6 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "Watcher",
-            dependencies: [.product(name: "ResourceEngine", package: "Hammock"), .product(name: "CurlNetworking", package: "Hammock")])
+            dependencies: [.product(name: "ResourceEngine", package: "Hammock")])
     ]
 )

@@ -15,7 +15,7 @@ extension DashboardSpec {
     public func makeServices(
         networking: (any NetworkingProvider)? = nil, clock: any EngineClock = SystemClock(), cache: (any EntityCache)? = nil
     ) -> ServiceGroup {
-        let networking = networking ?? URLSessionProvider()
+        let networking = networking ?? CurlProvider()
         let reports = LiveReports()
         func make(_ spec: ServiceSpec) -> Service {
             let engine = Service(

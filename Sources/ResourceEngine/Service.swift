@@ -41,7 +41,7 @@ public final class Service {
     ///     a URL as written (`"\0"`, `"http://[x"`) gives no base URL, so path resources are invalid.
     ///   - standardTransformers: parsers registered at the `parsing` stage for every URL: JSON,
     ///     newline-delimited JSON and text by default.
-    ///   - networking: the transport; a `URLSessionProvider` by default.
+    ///   - networking: the transport; a ``CurlProvider`` (libcurl) of the service's own by default.
     ///   - clock: the source of "now"; the system clock by default.
     public init(
         baseURL: String? = nil,
@@ -50,7 +50,7 @@ public final class Service {
         clock: any EngineClock = SystemClock()
     ) {
         self.baseURL = baseURL.flatMap(URL.strict).flatMap(Service.withTrailingSlash)
-        self.networking = networking ?? URLSessionProvider()
+        self.networking = networking ?? CurlProvider()
         self.clock = clock
         for standard in standardTransformers {
             // Gated once here, not in the block: the block runs for every resource.

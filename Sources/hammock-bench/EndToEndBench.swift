@@ -1,5 +1,4 @@
 import CleanSpawn
-import CurlNetworking
 import Foundation
 import Glibc
 #if canImport(FoundationNetworking)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CurlNetworking
 import Dashboard
 import DashboardConfig
 import DemoServer

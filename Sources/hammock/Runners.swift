@@ -1,4 +1,3 @@
-import CurlNetworking
 import CursesBackend
 import Dashboard
 import DashboardConfig

@@ -1,7 +1,6 @@
-@testable import CurlNetworking
 import Foundation
 import HammockHarness
-import ResourceEngine
+@testable import ResourceEngine
 import ResourceEngineTesting
 import Testing
 

@@ -1,10 +1,9 @@
-@testable import CurlNetworking
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ResourceEngine
+@testable import ResourceEngine
 import HammockHarness
 import ResourceEngineTesting
 import Synchronization

@@ -1,4 +1,3 @@
-import CurlNetworking
 import Foundation
 import Glibc
 import HammockHarness

@@ -1,4 +1,3 @@
-import CurlNetworking
 import Dashboard
 import DashboardConfig
 import Foundation

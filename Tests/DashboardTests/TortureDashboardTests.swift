@@ -42,7 +42,8 @@ import Testing
             "bad-utf8": "Response is not valid utf-8 text", "status/503": "Service Unavailable",
         ]
         for (title, message) in expectations {
-            #expect(pane(title).probe.resource.latestError?.userMessage == message, "\(title)")
+            // libcurl, the default transport, adds what it knows ("(4989 of 5000 bytes missing)").
+            #expect(pane(title).probe.resource.latestError?.userMessage.hasPrefix(message) == true, "\(title)")
             // Each column of panes read on its own, so wrapped messages read as one text.
             let columns = [backend.lines.map { String($0.prefix(70)) }, backend.lines.map { String($0.dropFirst(70)) }]
             let texts = columns.map { $0.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ") }
@@ -64,7 +65,7 @@ import Testing
         scheduler.advance(by: 3)
         try await settle(app)
         #expect(good.latestData?.timestamp != goodStamp, "the good pane refreshed while others failed")
-        #expect(pane("switchable").probe.resource.latestError?.userMessage == "The server closed the connection before the response was complete")
+        #expect(pane("switchable").probe.resource.latestError?.userMessage.hasPrefix("The server closed the connection before the response was complete") == true)
         await server.setBehaviour(.good)
         scheduler.advance(by: 3)
         try await settle(app)

@@ -48,6 +48,15 @@ import Testing
         return (spec.makeServices(networking: network, clock: ManualClock()).main, network, spec)
     }
 
+    @Test func servicesWithoutATransportShareOneLibcurlProvider() throws {
+        let spec = try ConfigLoader.parse(
+            text + "\nservices:\n  other:\n    baseURL: https://other.example.test/\n", file: "t.yaml", environment: ["TOKEN": "abc"])
+        let group = spec.makeServices()
+        let other = try #require(group.named.first?.1)
+        #expect(group.main.networking is CurlProvider)
+        #expect(other.networking === group.main.networking, "one transfer thread for every service")
+    }
+
     @Test func serviceDefaultsApplyEverywhereHeadersOnlyUnderTheBase() throws {
         let (service, _, _) = try makeService()
         let health = service.resource("/health").configuration

@@ -18,6 +18,8 @@ import Testing
         let extract = try await ProcessRunner.capture(
             [
                 "swift-symbolgraph-extract", "-module-name", "ResourceEngine", "-I", bin.appendingPathComponent("Modules").path,
+                // The engine's libcurl transport imports CCurl, a module map of the package's own.
+                "-I", Self.root.appendingPathComponent("Modules/CCurl").path,
                 "-target", triple, "-minimum-access-level", "public", "-output-dir", scratch + "/symbols",
             ], timeout: 300)
         #expect(extract.status == 0, "\(extract.errors)")

@@ -27,6 +27,31 @@ extension EngineClock {
     }
 }
 
+extension EngineClock {
+    /// Runs `action` on the main actor every `seconds` on this clock, the first time `seconds`
+    /// from now, until the returned timer is cancelled. Each run is timed from the one before,
+    /// so a slow action delays the next rather than letting runs pile up.
+    ///
+    /// - Precondition: `seconds` is greater than zero.
+    @MainActor
+    public func schedule(every seconds: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void) -> EngineTimer {
+        precondition(seconds > 0, "a repeating timer needs an interval greater than zero")
+        let timer = EngineTimer()
+        runRepeatedly(every: seconds, until: timer, action)
+        return timer
+    }
+
+    @MainActor
+    private func runRepeatedly(every seconds: TimeInterval, until timer: EngineTimer, _ action: @escaping @MainActor @Sendable () -> Void) {
+        _ = schedule(after: seconds) {
+            guard !timer.isCancelled else { return }
+            action()
+            guard !timer.isCancelled else { return }
+            runRepeatedly(every: seconds, until: timer, action)
+        }
+    }
+}
+
 /// An action an `EngineClock` will run; `cancel()` keeps it from running.
 @MainActor
 public final class EngineTimer {

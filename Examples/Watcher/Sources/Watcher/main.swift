@@ -1,4 +1,3 @@
-import CurlNetworking
 import Foundation
 import ResourceEngine
 
@@ -9,8 +8,8 @@ final class Watcher {
     let service: Service
 
     init(baseURL: String, every seconds: TimeInterval) {
-        // libcurl: URLSession on Linux keeps about 200 bytes a request.
-        service = Service(baseURL: baseURL, networking: CurlProvider())
+        // Requests go through libcurl (CurlProvider), the default transport.
+        service = Service(baseURL: baseURL)
         // Every resource: loaded when first watched, then every `seconds` while watched; a
         // failure retries after 1 s, 2 s, 4 s… up to `seconds`. Data with an ETag or a
         // Last-Modified is asked for conditionally: unchanged, it is NotModified, not NewData.

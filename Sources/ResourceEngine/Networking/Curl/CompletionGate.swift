@@ -1,4 +1,3 @@
-import ResourceEngine
 import Synchronization
 
 /// The completion of one transfer, called at most once: by the transfer loop, or by `cancel()`

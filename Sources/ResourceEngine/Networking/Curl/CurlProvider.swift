@@ -2,12 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ResourceEngine
 import Synchronization
 
 /// A networking provider that drives libcurl directly: one multi handle on one thread.
 ///
-/// What the `hammock` command uses instead of `URLSessionProvider`. swift-corelibs-foundation's
+/// The engine's default transport (a `Service` made without one uses a `CurlProvider`), and what
+/// the `hammock` command uses. It replaces `URLSessionProvider` on Linux: swift-corelibs-foundation's
 /// URLSession leaks about 200 bytes per request on Linux (its host check frees a parsed URL
 /// with `curl_free` instead of `curl_url_cleanup`), which a monitor polling every second turns
 /// into megabytes an hour; here every request runs on an easy handle of its own, and a plain
@@ -53,23 +53,33 @@ public final class CurlProvider: NetworkingProvider {
     }
 
     public let options: Options
-    private let loop: CurlTransferLoop?
+    /// Started by the first request, so a service that never loads starts no thread.
+    private(set) var startedLoop: CurlTransferLoop?
+    private var loopFailedToStart = false
     /// Easy handles kept between plain GETs.
     let handles = CurlHandlePool()
     private var nextID = 0
     private let userAgentLine: String
 
-    /// Starts the provider's transfer thread.
+    /// Makes a provider; its transfer thread starts with its first request.
     public init(options: Options = Options()) {
         self.options = options
         self.userAgentLine = CurlTransfer.headerLine(name: "User-Agent", value: options.userAgent)
-        self.loop = CurlTransferLoop(
-            maxConnectionsPerHost: options.maxConnectionsPerHost,
-            maxInFlight: options.maxTransfersInFlight ?? CurlProvider.transfersTheFileLimitAllows())
     }
 
     deinit {
-        loop?.stop()
+        startedLoop?.stop()
+    }
+
+    /// The transfer thread, started on first use; nil when libcurl could not start.
+    private var loop: CurlTransferLoop? {
+        if let startedLoop { return startedLoop }
+        guard !loopFailedToStart else { return nil }
+        startedLoop = CurlTransferLoop(
+            maxConnectionsPerHost: options.maxConnectionsPerHost,
+            maxInFlight: options.maxTransfersInFlight ?? CurlProvider.transfersTheFileLimitAllows())
+        loopFailedToStart = startedLoop == nil
+        return startedLoop
     }
 
     /// The open-file limit less room for everything else (the terminal, cache files, the config
@@ -81,7 +91,7 @@ public final class CurlProvider: NetworkingProvider {
     }
 
     /// Transfers waiting for a slot and running now, for tests and the benchmark.
-    public var transfersQueuedAndRunning: (queued: Int, running: Int) { loop?.counts ?? (0, 0) }
+    public var transfersQueuedAndRunning: (queued: Int, running: Int) { startedLoop?.counts ?? (0, 0) }
 
     /// libcurl easy handles made so far (a reused one is counted once; see `CurlHandlePool`).
     public var handlesMade: Int { handles.handlesMade }

@@ -1,5 +1,4 @@
 import CCurl
-import ResourceEngine
 import Synchronization
 
 /// libcurl easy handles kept between plain GETs, so a probe does not pay for a new handle and

@@ -1,5 +1,4 @@
 import CCurl
-import ResourceEngine
 
 /// libcurl's cookie engine for one `CookieJar`: a share handle every transfer with that jar uses,
 /// in memory only (no cookie file is read or written).

@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import ResourceEngine
 
 extension CurlTransfer {
     /// Keeps the jar within its limit after an exchange (browsers bound theirs the same way): the

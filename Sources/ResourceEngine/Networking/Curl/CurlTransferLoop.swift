@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import ResourceEngine
 import Synchronization
 
 /// One libcurl multi handle and the thread that drives it.

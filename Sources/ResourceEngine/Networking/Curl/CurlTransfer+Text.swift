@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import ResourceEngine
 
 /// Text a transfer writes for libcurl or reads from it: header lines, header names, messages.
 extension CurlTransfer {

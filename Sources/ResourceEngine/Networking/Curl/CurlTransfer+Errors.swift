@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import ResourceEngine
 
 extension CurlTransfer {
     /// libcurl's result as the `URLError` the engine turns into a screen message.

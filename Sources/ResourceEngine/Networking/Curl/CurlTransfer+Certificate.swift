@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import ResourceEngine
 import Synchronization
 
 extension CurlTransfer {

@@ -3,7 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ResourceEngine
 import Synchronization
 
 /// One request on libcurl: its easy handle, what has arrived so far, and its single completion.
