@@ -102,6 +102,44 @@ import Testing
         #expect(requests == 1)
     }
 
+    /// Data younger than the interval (loaded before anyone watched, or from a cache) is not
+    /// asked for again at once: the first refresh is due when it is `refreshInterval` old.
+    @Test func freshDataAtHandWaitsUntilItIsAnIntervalOld() async throws {
+        h.service.configure { $0.refreshInterval = 10 }
+        let resource = h.resource
+        h.stubText(resource, "v1")
+        _ = try await resource.load().awaitResult()
+        h.clock.advance(by: 4)
+        let owner = Owner()
+        resource.addObserver(owner: owner) { _, _ in }
+        #expect(resource.isKeptFresh)
+        h.clock.advance(by: 5.5)
+        try await drainMainQueue()
+        #expect(requests == 1, "the data is 9.5 s old")
+        h.clock.advance(by: 0.5)
+        try await settle(resource)
+        #expect(requests == 2)
+        withExtendedLifetime(owner) {}
+    }
+
+    /// The rule as a value: the same numbers the engine's keep-fresh and Hammock's panes use.
+    @Test func theScheduleIsOneRule() {
+        let schedule = RefreshSchedule(interval: 10, retry: 1)
+        #expect((1...6).map { schedule.retryWait(afterFailures: $0) } == [1, 2, 4, 8, 10, 10])
+        #expect(RefreshSchedule(interval: 10, retry: 1, backoffLimit: 60).retryWait(afterFailures: 7) == 60)
+        #expect(RefreshSchedule(interval: 1, retry: 5).retryWait(afterFailures: 3) == 5, "never less than the retry time")
+        #expect(schedule.nextLoad(lastRequested: 100, failure: nil, dataTimestamp: 90, now: 105) == 110)
+        #expect(schedule.nextLoad(lastRequested: 100, failure: (at: 103, inARow: 2), dataTimestamp: 90, now: 105) == 105)
+        #expect(schedule.nextLoad(lastRequested: nil, failure: nil, dataTimestamp: 98, now: 105) == 108)
+        #expect(schedule.nextLoad(lastRequested: nil, failure: nil, dataTimestamp: nil, now: 105) == 105)
+        #expect(schedule.nextLoad(lastRequested: nil, failure: nil, dataTimestamp: nil, notBefore: 107, now: 105) == 107)
+        #expect(Configuration().refreshSchedule == nil)
+        var configured = Configuration()
+        configured.refreshInterval = 30
+        configured.retryTime = 0
+        #expect(configured.refreshSchedule == RefreshSchedule(interval: 30, retry: 0.5), "never back to back")
+    }
+
     @Test func withoutAnIntervalNothingLoadsOnItsOwn() async throws {
         let resource = h.resource
         h.stubText(resource, "v1")

@@ -280,29 +280,23 @@ public final class Probe {
     // MARK: Cadence
 
     /// When the pane should next load, on the engine clock, or nil while a load is in flight
-    /// (its end decides). After a failure: `retry` after it, then twice as long after each
-    /// failure in a row, up to `backoff` (its `every` unless it says) — a server that is down is
-    /// not asked every second. Otherwise `every` after the latest load of its resource started
-    /// (whichever pane or key started it), or after the data's own time when it came from the
-    /// cache; at once when there is neither.
+    /// (its end decides): the engine's keep-fresh rule (`RefreshSchedule`) with the pane's
+    /// `every`, `retry` and `backoff`. So after a failure: `retry` after it, then twice as long
+    /// after each failure in a row, up to `backoff` (its `every` unless it says) — a server that
+    /// is down is not asked every second. Otherwise `every` after the latest load of its resource
+    /// started (whichever pane or key started it), or after the data's own time when it came
+    /// from the cache; at once when there is neither, but not before the pane's phase.
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
         if resource.isLoading { return nil }
-        if let error = resource.latestError, !errorIsExpected {
-            // From the failure, or from when the failed load was due if it started early.
-            return max(error.timestamp, lastRequested ?? 0) + retryWait
-        }
-        if let lastRequested { return lastRequested + every }
-        let phase = firstLoadNotBefore ?? now
-        if let data = resource.latestData { return max(data.timestamp + every, phase) }
-        return max(now, phase)
+        let failure = errorIsExpected ? nil : resource.latestError.map { (at: $0.timestamp, inARow: alert.badInARow) }
+        return refreshSchedule.nextLoad(
+            lastRequested: lastRequested, failure: failure, dataTimestamp: resource.latestData?.timestamp, notBefore: firstLoadNotBefore, now: now)
     }
 
-    /// How long a failing pane waits before its next try: `retry`, doubled for each failed probe in
-    /// a row after the first, at most `backoff` (its `every` unless it says; never less than
-    /// `retry`). `retry: 0` must not retry a refused connection back to back.
-    var retryWait: TimeInterval {
-        let retry = max(resource.configuration.retryTime, ConfigLoader.minimumEvery)
-        return RetryBackoff.wait(afterFailures: alert.badInARow, retry: retry, limit: spec.backoff ?? every)
+    /// The pane's cadence as the engine's schedule. `retry: 0` must not retry a refused
+    /// connection back to back.
+    var refreshSchedule: RefreshSchedule {
+        RefreshSchedule(interval: every, retry: max(resource.configuration.retryTime, ConfigLoader.minimumEvery), backoffLimit: spec.backoff ?? every)
     }
 
     /// Runs `action` at `due` unless something already runs no later.

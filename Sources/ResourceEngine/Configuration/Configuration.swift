@@ -21,15 +21,23 @@ public struct Configuration {
         _modify { yield &storage.value.retryTime }
     }
 
-    /// The total time a request may take before it fails with "The request timed out".
-    /// Keeps a resource fresh while it has observers: loaded when the first observer arrives,
-    /// then again this long after each load started; after a failure, again after `retryTime`,
-    /// twice as long after each failure in a row, at most this long (or `retryTime`, if longer;
-    /// never sooner than half a second).
+    /// Keeps a resource fresh while it has observers: loaded when the first observer arrives
+    /// (or, when its data is younger than this, once the data is this old), then again this long
+    /// after each load started; after a failure, again after `retryTime`, twice as long after
+    /// each failure in a row, at most this long (or `retryTime`, if longer; never sooner than
+    /// half a second). `refreshSchedule` is the rule as a value.
     /// Nil, the default: nothing loads unless asked.
     public var refreshInterval: TimeInterval? {
         get { storage.value.refreshInterval }
         _modify { yield &storage.value.refreshInterval }
+    }
+
+    /// The schedule `refreshInterval` keeps a resource fresh by; nil when it is not set (or not
+    /// positive).
+    public var refreshSchedule: RefreshSchedule? {
+        guard let interval = refreshInterval, interval > 0 else { return nil }
+        // Never back to back: a refused connection fails at once.
+        return RefreshSchedule(interval: interval, retry: max(0.5, retryTime))
     }
 
     /// How often a load in flight reports its estimated progress (`Request.onProgress`,

@@ -1,20 +1,22 @@
 import Foundation
 
 /// `Configuration.refreshInterval`: a resource that loads on its own while it is observed, so a
-/// watcher needs no timer of its own. Timers run on the service's clock.
+/// watcher needs no timer of its own. Timers run on the service's clock; when each load is due is
+/// `RefreshSchedule`'s rule.
 extension Resource {
     /// Starts keeping fresh when the resource is observed and its configuration asks for it;
     /// stops when the last observer has gone.
     func keepFreshWhileObserved() {
-        guard !observerEntries.isEmpty, let interval = configuration.refreshInterval, interval > 0 else {
+        guard !observerEntries.isEmpty, configuration.refreshSchedule != nil else {
             stopKeepingFresh()
             return
         }
         guard !keepingFresh else { return }
         keepingFresh = true
         failedRefreshes = 0
-        // Not inside `addObserver`: the observer hears `observerAdded` before `requested`.
-        scheduleRefresh(after: 0)
+        lastRefreshStarted = nil
+        // Never inside `addObserver`, even when due now: the observer hears `observerAdded` first.
+        scheduleNextRefresh()
     }
 
     /// Whether the resource loads on its own now.
@@ -26,34 +28,29 @@ extension Resource {
         keepingFresh = false
     }
 
-    private func scheduleRefresh(after seconds: TimeInterval) {
+    private func scheduleNextRefresh() {
+        guard let schedule = configuration.refreshSchedule else { return stopKeepingFresh() }
+        let now = service.clock.now
+        let failure = failedRefreshes > 0 ? latestError.map { (at: $0.timestamp, inARow: failedRefreshes) } : nil
+        let due = schedule.nextLoad(lastRequested: lastRefreshStarted, failure: failure, dataTimestamp: latestData?.timestamp, now: now)
         refreshTimer?.cancel()
-        refreshTimer = service.clock.schedule(after: seconds) { [weak self] in self?.refresh() }
+        refreshTimer = service.clock.schedule(after: max(0, due - now)) { [weak self] in self?.refresh() }
     }
 
-    /// Loads (joining a load in flight), then schedules the next: `refreshInterval` after this one
-    /// started, or after a failure the retry wait, doubled for each failure in a row.
+    /// Loads (joining a load in flight), then schedules the next when it ends.
     private func refresh() {
         refreshTimer = nil
-        guard keepingFresh, observerCount > 0, let interval = configuration.refreshInterval, interval > 0 else {
-            stopKeepingFresh()
-            return
-        }
-        let started = service.clock.now
+        guard keepingFresh, observerCount > 0, configuration.refreshSchedule != nil else { return stopKeepingFresh() }
+        lastRefreshStarted = service.clock.now
         let request = loadRequests.first ?? load()
         request.onCompletion { [weak self] info in
             guard let self, self.keepingFresh else { return }
-            let now = self.service.clock.now
             if case .failure(let error) = info.response, !error.isCancellation {
                 self.failedRefreshes += 1
-                // Never back to back: a refused connection fails at once.
-                let retry = max(0.5, self.configuration.retryTime)
-                let wait = RetryBackoff.wait(afterFailures: self.failedRefreshes, retry: retry, limit: interval)
-                self.scheduleRefresh(after: max(0, error.timestamp + wait - now))
             } else {
                 self.failedRefreshes = 0
-                self.scheduleRefresh(after: max(0, started + interval - now))
             }
+            self.scheduleNextRefresh()
         }
     }
 }

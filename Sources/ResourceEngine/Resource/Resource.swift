@@ -62,10 +62,12 @@ public final class Resource {
     var observerIndex: [AnyHashable: ObserverEntry] = [:]
     /// A deliberate cycle: an observed resource stays alive even if the service releases it.
     var keepAliveWhileObserved: Resource?
-    /// The next refresh of `Configuration.refreshInterval`, and failed refreshes in a row.
+    /// The next refresh of `Configuration.refreshInterval`, failed refreshes in a row, and when
+    /// the latest refresh started.
     var refreshTimer: EngineTimer?
     var keepingFresh = false
     var failedRefreshes = 0
+    var lastRefreshStarted: TimeInterval?
 
     private var configurationCache: [RequestMethod: Configuration] = [:]
     private var configurationCacheVersion = -1
