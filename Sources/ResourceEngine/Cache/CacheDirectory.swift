@@ -20,6 +20,7 @@ public struct CacheDirectory: Sendable {
         public let markerText: String
         var marker: String { "." + name }
 
+        /// An owner named `name` (its directory's name), whose marker file says `markerText`.
         public init(name: String, markerText: String) {
             self.name = name
             self.markerText = markerText

@@ -28,6 +28,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     public let directory: URL
     /// Why the cache is off (its directory is not its owner's or cannot be made), or nil.
     public let problem: String?
+    /// The most bytes the entries may take; beyond it the least recently written go first.
     public let maxBytes: Int
     /// How long a change may wait before it is written.
     public let writeDelay: TimeInterval

@@ -3,6 +3,7 @@ import Foundation
 extension JSON {
     /// Thrown when a value cannot be written as JSON (a NaN or infinite number).
     public struct NotRepresentable: Error, Sendable, CustomStringConvertible {
+        /// The number that has no JSON form.
         public let value: Double
         public var description: String { "\(value) cannot be written as JSON" }
     }

@@ -8,8 +8,11 @@ import Foundation
 public struct JSONParser {
     /// Why parsing failed, with a 1-based position.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What was wrong ("unexpected character 'x'").
         public let message: String
+        /// The line it was found on.
         public let line: Int
+        /// The column (in characters) it was found at.
         public let column: Int
         public var description: String { "Invalid JSON: \(message) at line \(line), column \(column)" }
     }

@@ -13,10 +13,14 @@ import Foundation
 public enum RedirectPolicy {
     /// Scheme, host and port, lower-cased, with the scheme's default port filled in.
     public struct Origin: Equatable, Sendable, CustomStringConvertible {
+        /// The scheme, lower-cased.
         public let scheme: String
+        /// The host, lower-cased.
         public let host: String
+        /// The port, or the scheme's default (80, 443; -1 for another scheme).
         public let port: Int
 
+        /// The origin of `url`; nil when it has no scheme or host.
         public init?(_ url: URL) {
             guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
             self.scheme = scheme

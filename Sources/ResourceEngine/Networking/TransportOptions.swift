@@ -19,6 +19,8 @@ public struct TransportOptions: Sendable, Hashable {
     /// Where cookies the server sets are kept and sent back from; nil: no cookies.
     public var cookieJar: CookieJar?
 
+    /// Options as given; by default the system's TLS trust, the provider's redirect limit, no
+    /// credentials and no cookies.
     public init(tls: TLSOptions = TLSOptions(), maxRedirects: Int? = nil, credentials: HTTPCredentials? = nil, cookieJar: CookieJar? = nil) {
         self.tls = tls
         self.maxRedirects = maxRedirects
@@ -65,6 +67,7 @@ public final class CookieJar: Sendable, Hashable, CustomStringConvertible {
     public let onDrop: (@Sendable (String) -> Void)?
     private let store = Mutex<(any AnyObject & Sendable)?>(nil)
 
+    /// An empty jar named `name` for logs, keeping at most `limit` cookies (at least 1).
     public init(name: String, limit: Int = 150, onDrop: (@Sendable (String) -> Void)? = nil) {
         self.name = name
         self.limit = max(1, limit)
@@ -97,6 +100,7 @@ public struct TLSOptions: Sendable, Hashable {
     public var caFile: String?
     /// A client certificate (PEM) for servers that ask for one, and its key.
     public var clientCertificate: String?
+    /// The private key (PEM) of `clientCertificate`; nil when the certificate file holds it.
     public var clientKey: String?
     /// The passphrase of an encrypted `clientKey`. Nothing ever asks for one on the terminal:
     /// without it an encrypted key fails the request, saying so.
@@ -104,6 +108,7 @@ public struct TLSOptions: Sendable, Hashable {
     /// Skips verifying the server's certificate and name. Never the default.
     public var insecure = false
 
+    /// Options as given; by default the system's trust, no client identity, verification on.
     public init(
         caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil, clientKeyPassword: String? = nil, insecure: Bool = false
     ) {

@@ -6,6 +6,7 @@ import Synchronization
 /// `*` stands for one or more characters other than `/` and `+`; parameters after `;` are ignored;
 /// matching ignores case. Unlike Siesta's matcher, every alternative is anchored at both ends.
 public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
+    /// The patterns as given.
     public let patterns: [String]
     /// Each pattern as lower-case bytes: matching runs for every response, so no regex, no
     /// Foundation, no allocation beyond the content type's bytes.
@@ -14,6 +15,7 @@ public struct ContentTypeMatcher: Sendable, CustomStringConvertible {
     /// same one or two, and each response is asked about once per gated pipeline stage.
     private let recent = RecentAnswers()
 
+    /// A matcher for any of `patterns`.
     public init(_ patterns: [String]) {
         self.patterns = patterns
         compiled = patterns.map { Array($0.utf8).map(ContentTypeMatcher.lowercased) }

@@ -7,8 +7,10 @@ import Foundation
 /// (a string, or an object with `message`), problem+json's `title`/`detail`, and `errors[0].message`.
 /// Works on a parsed JSON body or on raw bytes that parse as JSON. Successes pass through.
 public struct ErrorMessageTransformer: ResponseTransformer {
+    /// The paths tried before the common ones, in order.
     public let paths: [JSONPath]
 
+    /// A transformer that tries `paths` first.
     public init(paths: [JSONPath] = []) {
         self.paths = paths
     }
@@ -27,6 +29,8 @@ public struct ErrorMessageTransformer: ResponseTransformer {
     /// A success passes through untouched.
     public var dependsOnContentAlone: Bool { true }
 
+    /// Sets a failure's `userMessage` from its body: the configured paths first, then the
+    /// conventions above.
     public func process(_ response: Response) -> Response {
         guard case .failure(var error) = response, let body = error.entity.flatMap(Self.json(in:)) else {
             return response

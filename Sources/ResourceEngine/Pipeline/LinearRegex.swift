@@ -14,7 +14,9 @@
 /// non-empty turn matched (`(a*)*` on "aaa" captures "aaa", not ""), and one whose first choice is
 /// nothing (`(|a)+`) goes on to what follows instead of stopping at an empty match.
 public struct LinearRegex: Sendable {
+    /// Thrown for a pattern that does not parse or needs what linear time cannot do.
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, and where.
         public let message: String
         public var description: String { message }
     }
@@ -24,6 +26,7 @@ public struct LinearRegex: Sendable {
         public var description: String { "regex: gave up after too many steps" }
     }
 
+    /// The pattern as written.
     public let pattern: String
     /// The number of capturing groups.
     public let groupCount: Int

@@ -2,12 +2,16 @@
 public struct PipelineStage: Sendable {
     /// What to do with the transformers already in a stage when adding more.
     public enum MutationAction: Sendable {
-        case replaceExisting, appendToExisting
+        /// The new transformers take the place of those there.
+        case replaceExisting
+        /// The new transformers run after those there.
+        case appendToExisting
     }
 
     /// The transformers, in run order.
     public private(set) var transformers: [any ResponseTransformer] = []
 
+    /// A stage with no transformers.
     public init() {}
 
     /// Appends a transformer.

@@ -33,6 +33,14 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
     /// code looked up the metadata of `In?` and `Out?` for every response (~1k instructions each).
     private let processEntity: @Sendable (Entity) -> Response
 
+    /// A transformer that runs `processor` on each entity whose content is an `In`.
+    ///
+    /// - Parameters:
+    ///   - name: for debugging output; `In → Out` by default.
+    ///   - onInputTypeMismatch: what to do with content of another type.
+    ///   - transformErrors: whether failures' entities are transformed too.
+    ///   - dependsOnContentAlone: whether the answer depends on the content alone (see `ResponseTransformer`).
+    ///   - processor: the work on one entity's content.
     public init(
         name: String? = nil,
         onInputTypeMismatch: InputTypeMismatchAction = .error,
@@ -50,6 +58,7 @@ public struct ResponseContentTransformer<In: Sendable, Out: Sendable>: ResponseT
         }
     }
 
+    /// Transforms a success's entity (and a failure's, with `transformErrors`).
     public func process(_ response: Response) -> Response {
         switch response {
         case .success(let entity):

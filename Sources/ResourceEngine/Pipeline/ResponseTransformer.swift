@@ -3,6 +3,7 @@
 /// May turn a success into a failure (a body that says "error") or a failure into a success, and
 /// may improve an error's `userMessage`. Runs off the main actor, so it must be `Sendable`.
 public protocol ResponseTransformer: Sendable, CustomDebugStringConvertible {
+    /// The response after this step: the same, changed, or turned from success to failure or back.
     func process(_ response: Response) -> Response
 
     /// Transforms `response` in place: what the pipeline calls. The default is

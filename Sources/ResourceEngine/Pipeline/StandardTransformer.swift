@@ -7,8 +7,11 @@ import Foundation
 /// transformer says otherwise) into `String`, honouring the charset (UTF-8 when none is named).
 /// All also parse error bodies.
 public struct StandardTransformer: Sendable {
+    /// The parser's name in the configuration's description ("json").
     public let name: String
+    /// The content types it parses (patterns as `ContentTypeMatcher` reads them).
     public let contentTypes: [String]
+    /// The parser itself.
     public let transformer: any ResponseTransformer
 
     /// JSON bodies into `JSON`.

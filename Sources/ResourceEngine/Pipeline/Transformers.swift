@@ -9,6 +9,7 @@ import Foundation
 public enum Transformers {
     /// Why a built-in transformer could not be built or failed on a response.
     public struct TransformerError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, said for the user.
         public let message: String
         public var description: String { message }
     }

@@ -9,6 +9,7 @@ import Foundation
 /// own resource instead: same URL, same configuration, its own data, error and requests, and
 /// `load()` / `loadIfNeeded()` send this request. Identical load requests share one resource.
 public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
+    /// The method every load sends.
     public let method: RequestMethod
     /// The body sent with every load; nil for none.
     public let body: Data?
@@ -32,6 +33,8 @@ public struct LoadRequest: Hashable, Sendable, CustomStringConvertible {
     /// Header values are hashed, so a key (which may reach a cache file's name) never holds a token.
     public let key: String
 
+    /// A load request; a plain GET with nothing of its own by default. An `adjustConfiguration`
+    /// without an `adjustmentKey` is keyed `adjusted`.
     public init(
         method: RequestMethod = .get, body: Data? = nil, contentType: String? = nil, headers: [String: String] = [:],
         omittedHeaders: [String] = [], timeout: TimeInterval? = nil,

@@ -30,6 +30,7 @@ public struct ResourceSnapshot: ResourceState, Sendable {
     /// True when there was an error.
     public var hasError: Bool { latestError != nil }
 
+    /// A snapshot of the given state (a resource's own is `Resource.snapshot`).
     nonisolated public init(isLoading: Bool, latestData: Entity?, latestError: RequestError?, latestMetrics: TransferMetrics? = nil) {
         self.isLoading = isLoading
         self.latestData = latestData

@@ -18,6 +18,7 @@ public struct TransferMetrics: Sendable, Equatable {
     /// The https server's certificate as of this exchange's connection, when known.
     public var certificate: PeerCertificate?
 
+    /// Metrics as measured.
     public init(
         statusCode: Int?, latency: TimeInterval, bodyBytes: Int, finishedAt: TimeInterval, timing: TransferTiming? = nil,
         certificate: PeerCertificate? = nil

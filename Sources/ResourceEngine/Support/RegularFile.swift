@@ -11,8 +11,10 @@ public enum RegularFile {
     /// Why a file cannot be read, in the system's words ("no such file", "too many levels of
     /// symbolic links", "is a directory", "permission denied").
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, in the system's words.
         public let message: String
 
+        /// A failure saying `message`.
         public init(_ message: String) {
             self.message = message
         }

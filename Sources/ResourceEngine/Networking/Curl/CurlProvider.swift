@@ -40,6 +40,8 @@ public final class CurlProvider: NetworkingProvider {
         /// Sent when the request has no `User-Agent` of its own.
         public var userAgent: String
 
+        /// Limits as given; the defaults: 8 MiB bodies, no cap per host, transfers from the
+        /// open-file limit, 10 redirects, `User-Agent: hammock`.
         public init(
             maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes, maxConnectionsPerHost: Int = 0,
             maxTransfersInFlight: Int? = nil, maxRedirects: Int = 10, userAgent: String = "hammock"
@@ -52,6 +54,7 @@ public final class CurlProvider: NetworkingProvider {
         }
     }
 
+    /// The limits and defaults every request of this provider gets.
     public let options: Options
     /// Started by the first request, so a service that never loads starts no thread.
     private(set) var startedLoop: CurlTransferLoop?
