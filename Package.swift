@@ -109,10 +109,6 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: hammockLinking),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
-        // The example package's program, built here too so `swift test` builds and runs it.
-        .executableTarget(
-            name: "watcher-example", dependencies: ["ResourceEngine"], path: "Examples/Watcher/Sources/Watcher",
-            swiftSettings: strict),
 
         // MARK: The wing: test support and tools
         // Servers on 127.0.0.1 (FlyingFox, raw sockets, Python, Prometheus), processes, tmux, scratch directories.
