@@ -1,4 +1,5 @@
 import Foundation
+import FoundationNetworking
 import ResourceEngine
 import ResourceEngineTesting
 import Testing
@@ -32,5 +33,24 @@ import Testing
         _ = try await orders.load().awaitResult()
         #expect(orders.jsonArray == [1, 2])
         #expect(orders.configuration.expirationTime == 10)
+    }
+
+    /// GettingStarted.md's configuration and pipeline snippets, as written there.
+    @Test func theGuidesSnippetsWork() async throws {
+        let network = FakeNetworkingProvider()
+        let service = Service(baseURL: "http://127.0.0.1:8000/", networking: network)
+        service.configure { $0.expirationTime = 60 }  // every URL of the service
+        service.configure("/orders/**") { $0.expirationTime = 10 }  // below /orders/
+        service.configure("/orders/*", requestMethods: [.get]) { $0.headers["Accept"] = "application/json" }
+        service.configureTransformer("/orders/**") { (json: JSON, _) in json["items"] }
+
+        let orders = service.resource("/orders/open")
+        #expect(orders.configuration.expirationTime == 10)
+        #expect(orders.configuration.headers["Accept"] == "application/json")
+        #expect(service.resource("/health").configuration.expirationTime == 60)
+        network.stub(.get, orders.url.absoluteString, .json(#"{"items":[{"id":1},{"id":2}]}"#))
+        _ = try await orders.load().awaitResult()
+        #expect(orders.jsonArray.count == 2)
+        #expect(network.receivedRequests.last?.value(forHTTPHeaderField: "Accept") == "application/json")
     }
 }
