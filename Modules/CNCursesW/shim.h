@@ -37,8 +37,22 @@ static inline const char *nc_string_capability(const char *name) {
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
 
+/* Leaves curses mode with the screen cleared first. A terminal that reflows lines on resize
+   (tmux) narrows the alternate screen back to the size it was entered at when leaving it, and
+   the lines that no longer fit went into the shell's scrollback and back into view. */
+static inline void nc_leave_screen(void) {
+    const char *clear = nc_string_capability("clear");
+    if (clear != NULL) {
+        /* Out now, before endwin's own bytes: ncurses has flushed what it drew, and putp's stdio
+           buffer would otherwise go out after them, onto the shell's screen. */
+        tputs(clear, LINES, putchar);
+        fflush(stdout);
+    }
+    endwin();
+}
+
 /* Restores the terminal if curses is active; safe to call at any time, including from atexit. */
-static inline void nc_endwin_if_active(void) { if (stdscr != NULL && !isendwin()) endwin(); }
+static inline void nc_endwin_if_active(void) { if (stdscr != NULL && !isendwin()) nc_leave_screen(); }
 
 /* Variadic ioctl does not import: window size and bytes waiting on a descriptor. */
 static inline int nc_window_size(int fd, int *rows, int *cols) {

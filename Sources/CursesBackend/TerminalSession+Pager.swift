@@ -16,7 +16,7 @@ extension TerminalSession {
     public func page(_ text: String, command: String, environment: [String]? = nil) -> String? {
         guard !isShutDown else { return "no terminal" }
         guard let pipe = try? CleanSpawn.pipe() else { return "cannot make a pipe for the pager" }
-        _ = endwin()
+        nc_leave_screen()
         defer { resumeScreen() }
 
         // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.

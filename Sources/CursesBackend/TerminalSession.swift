@@ -90,11 +90,12 @@ public final class TerminalSession {
     }
 
     /// Every signal that ends the process restores the terminal first (async-signal-safely, in C):
-    /// SIGQUIT, SIGABRT, SIGSEGV, a Swift trap's SIGILL or SIGTRAP, SIGUSR1… The bytes that leave
-    /// the alternate screen, show the cursor and turn the keypad off come from terminfo now.
+    /// SIGQUIT, SIGABRT, SIGSEGV, a Swift trap's SIGILL or SIGTRAP, SIGUSR1… The bytes that clear
+    /// the screen (as `nc_leave_screen` does), leave the alternate screen, show the cursor and turn
+    /// the keypad off come from terminfo now.
     private static func armFatalSignals() {
         var reset = ""
-        for capability in ["rmcup", "cnorm", "rmkx", "sgr0"] {
+        for capability in ["clear", "rmcup", "cnorm", "rmkx", "sgr0"] {
             if let value = nc_string_capability(capability) { reset += String(cString: value) }
         }
         let bytes = Array(reset.utf8)
@@ -138,7 +139,7 @@ public final class TerminalSession {
         sigemptyset(&block)
         sigaddset(&block, SIGTTOU)
         pthread_sigmask(SIG_BLOCK, &block, &previous)
-        _ = endwin()
+        nc_leave_screen()
         pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 

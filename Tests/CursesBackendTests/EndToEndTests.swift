@@ -181,6 +181,33 @@ struct EndToEndTests {
         #expect(writesPerFrame.prefix(5) == [1, 1, 1, 1, 1], "writes per frame: \(writesPerFrame)")
     }
 
+    /// Started at 100×30 and grown to 120×40, as a user drags a window larger: however it leaves
+    /// (`q`, a signal, a crash, Ctrl-Z), nothing of its screen stays in view or in the scrollback.
+    /// tmux narrows the alternate screen back to 100 columns on the way out, and a full-width
+    /// line of 120 that no longer fit went into the scrollback, then back into view.
+    @Test(arguments: ["q", "SIGTERM", "SIGABRT", "C-z"])
+    func leavingAfterAResizeLeavesNoTrace(how: String) throws {
+        let tmux = try TmuxHarness(command: "SWIFT_BACKTRACE=enable=no '\(binary)' 2>/dev/null", columns: 100, rows: 30)
+        let pid = try tmux.waitForFrame(size: "100x30")
+        try tmux.resize(columns: 120, rows: 40)
+        try tmux.waitForFrame(size: "120x40")
+        switch how {
+        case "SIGTERM": kill(pid, SIGTERM)
+        case "SIGABRT": kill(pid, SIGABRT)
+        default: try tmux.sendKeys(how)
+        }
+        if how == "C-z" {
+            try waitForState(pid, "T", in: tmux)
+        } else {
+            _ = try tmux.waitForExit()
+        }
+        let everything = try tmux.tmux(["capture-pane", "-p", "-S", "-500", "-t", "e2e"])
+        // Any of its lines has a box's side; the shell's own lines (which name the program when it
+        // is killed: "Aborted … terminal-demo") have none.
+        #expect(!everything.contains("│") && !everything.contains("terminal-demo 1"), "after \(how):\n\(everything)")
+        if how == "C-z" { kill(pid, SIGKILL) }
+    }
+
     @Test func ctrlCIsAKeyThatQuits() throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")
         try tmux.waitForFrame(size: "80x24")
