@@ -89,7 +89,7 @@ import Testing
         #expect(wait > 30 && wait < 40, "next change on screen: the header's minute, got \(wait)")
 
         // In view, it ticks with its age.
-        for _ in 0..<9 { h.app.send(.key(.down)) }  // two columns: down moves by two
+        for _ in 0..<18 { h.app.send(.key(.down)) }  // a list: one row per key
         try await h.settle()
         #expect(h.app.panesOnScreen.contains(last.id))
         #expect(h.screen.contains { $0.contains("P18") && $0.contains("now") }, "\(h.screen)")

@@ -13,7 +13,7 @@ import Testing
     final class StillWorld: ScreenWorld {
         var lines = 100
 
-        var size: Size { Size(columns: 80, rows: 24) }
+        var size = Size(columns: 80, rows: 24)
         var gridColumns: Int { 2 }
         var isPaused = false
         func shownEventCount(_ model: DashboardModel) -> Int { 10 }
@@ -120,6 +120,47 @@ import Testing
         #expect(model.visiblePanes.map(\.title) == ["Orders"])
         _ = press(&model, .escape)
         #expect(model.filter.isEmpty)
+    }
+
+    /// In the grid a key moves to the pane beside; where the panes are too short and show as a
+    /// list (a line each), down and up move one row, as in less and k9s, never two.
+    @Test func movingFollowsWhatIsOnScreenGridOrList() {
+        var model = model()
+        _ = press(&model, .character("G"))
+        #expect(model.selected(in: ids) == ids[3], "G: the last pane")
+        _ = press(&model, .character("g"))
+        #expect(model.selected(in: ids) == ids[0], "g: the first")
+        _ = press(&model, .character("l"), .pageDown)
+        #expect(model.selected(in: ids) == ids[3], "PgDn: the last row, same column")
+        _ = press(&model, .pageUp)
+        #expect(model.selected(in: ids) == ids[1], "PgUp: the first row, same column")
+
+        world.size = Size(columns: 80, rows: 8)  // two rows of panes would be 3 lines high: a list
+        _ = press(&model, .character("g"), .character("j"))
+        #expect(model.selected(in: ids) == ids[1], "down one row of the list")
+        _ = press(&model, .down, .character("k"))
+        #expect(model.selected(in: ids) == ids[1])
+        _ = press(&model, .character("l"))
+        #expect(model.selected(in: ids) == ids[1], "nothing is beside it in a list")
+        _ = press(&model, .end)
+        #expect(model.selected(in: ids) == ids[3])
+        _ = press(&model, .home, .pageDown)
+        #expect(model.selected(in: ids) == ids[3], "a page of six rows holds them all")
+    }
+
+    @Test func qClosesAViewAndQuitsOnlyFromTheGrid() {
+        var model = model()
+        #expect(press(&model, .enter) == ["frame now"])
+        #expect(model.isZoomed)
+        #expect(press(&model, .character("q")) == ["frame now"], "q closes the zoom")
+        #expect(!model.isZoomed)
+        for open in [KeyEvent.character("?"), .character("e"), .character("c")] {
+            _ = press(&model, open)
+            #expect(model.mode != .normal)
+            _ = press(&model, .character("q"))
+            #expect(model.mode == .normal, "q closes \(open)")
+        }
+        #expect(press(&model, .character("q")) == ["quit 0", "frame now"])
     }
 
     @Test func theZoomScrollsSearchesAndSortsWithinItsLines() {

@@ -39,6 +39,38 @@ struct DemoEndToEndTests {
         #expect(exitLine == "exit 0 icanon echo")
     }
 
+    /// At 40×12 the demo's eight panes are a list: a key moves one row, `G`/`g` the last and
+    /// first, and `q` closes the zoom and the help before it quits.
+    @Test func theListMovesOneRowAndQGoesBackBeforeItQuits() throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 40, rows: 12,
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
+        func selectedRow(_ lines: [String]) -> String? { lines.first { $0.hasPrefix("▸") } }
+        var screen = try tmux.waitForScreen("the list") { selectedRow($0)?.contains("Health") == true }
+        let titles = screen.dropFirst().prefix(10).map { $0.dropFirst(4).split(separator: " ").first.map(String.init) ?? "" }
+        try tmux.sendKeys("j")
+        screen = try tmux.waitForScreen("the second row selected") { selectedRow($0)?.contains(titles[1]) == true }
+        try tmux.sendKeys("Down")
+        screen = try tmux.waitForScreen("the third row selected") { selectedRow($0)?.contains(titles[2]) == true }
+        try tmux.sendKeys("G")
+        screen = try tmux.waitForScreen("the last pane selected") { selectedRow($0)?.contains("Failed searches") == true }
+        try tmux.sendKeys("g")
+        screen = try tmux.waitForScreen("the first pane selected") { selectedRow($0)?.contains("Health") == true }
+
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitForScreen("the zoom") { $0.last?.contains("[1 data]") == true }
+        try tmux.sendKeys("q")
+        screen = try tmux.waitForScreen("the list again") { selectedRow($0)?.contains("Health") == true }
+        try tmux.sendKeys("?")
+        screen = try tmux.waitForScreen("the help") { $0.contains { $0.contains("Keys") } }
+        try tmux.sendKeys("q")
+        screen = try tmux.waitForScreen("the list after the help") { lines in
+            selectedRow(lines)?.contains("Health") == true && !lines.contains { $0.contains("Keys") }
+        }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
     /// The header's clock is the system's local time as the C library reads it: `TZ` here, a
     /// POSIX rule (no zone files needed) for UTC+5:45.
     @Test func theHeaderClockFollowsTZ() throws {

@@ -83,13 +83,14 @@ public enum KeyMap {
                 (.right, .moveRight), character("l", .moveRight), (.left, .moveLeft), character("h", .moveLeft),
                 (.down, .moveDown), character("j", .moveDown), (.up, .moveUp), character("k", .moveUp),
                 (.tab, .selectNext), (.backTab, .selectPrevious),
+                character("g", .top), (.home, .top), character("G", .bottom), (.end, .bottom), (.pageUp, .pageUp), (.pageDown, .pageDown),
             ],
-            help: "←↓↑→ hjkl  move between panes (Tab / Shift-Tab too)", hint: "tab next",
-            readme: ("arrows, `hjkl`, Tab, Shift-Tab", "move between panes")),
+            help: "←↓↑→ hjkl  move between panes (Tab / Shift-Tab; g/G first/last, PgUp/PgDn)", hint: "tab next",
+            readme: ("arrows, `hjkl`, Tab, Shift-Tab, `g`/`G`, Home/End, PgUp/PgDn", "move between panes: one pane (a row in the list) per key, first and last, a page")),
         KeyBinding(
-            .grid, [(.enter, .zoom)], help: "⏎          zoom the pane; j/k PgUp/PgDn scroll, Esc back", hint: "⏎ zoom",
-            readme: ("Enter", "zoom the pane; `j`/`k`, PgUp/PgDn, Home/End scroll; Esc back")),
-        KeyBinding(.zoom, [(.escape, .close), (.enter, .close)], hint: "Esc back"),
+            .grid, [(.enter, .zoom)], help: "⏎          zoom the pane; j/k PgUp/PgDn scroll, q or Esc back", hint: "⏎ zoom",
+            readme: ("Enter", "zoom the pane; `j`/`k`, PgUp/PgDn, Home/End scroll; `q` or Esc back")),
+        KeyBinding(.zoom, [(.escape, .close), character("q", .close), (.enter, .close)], hint: "q back"),
         KeyBinding(
             .zoom,
             [

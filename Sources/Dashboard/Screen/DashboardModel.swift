@@ -370,8 +370,13 @@ extension DashboardModel {
         let count = visible.count
         let selection = selectionIndex(in: visible, id: \.id)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
-        let columns = world.gridColumns
-        switch KeyMap.action(for: key, in: .grid) {
+        let shape = GridShape(gridColumns: world.gridColumns, size: world.size, paneCount: count)
+        let action = KeyMap.action(for: key, in: .grid)
+        if let action, let target = shape.move(action, from: selection, count: count) {
+            select(target, in: visible)
+            return []
+        }
+        switch action {
         case .quit: return [.quit(0)]
         case .reload: return selected.map { [.reload($0.id)] } ?? []
         case .retry: return selected.map { [.retry($0.id)] } ?? []
@@ -412,12 +417,6 @@ extension DashboardModel {
                 searchMissed = false
                 scroll[selected.id] = 0
             }
-        case .selectNext: if count > 0 { select((selection + 1) % count, in: visible) }
-        case .selectPrevious: if count > 0 { select((selection - 1 + count) % count, in: visible) }
-        case .moveRight: select(min(count - 1, selection + 1), in: visible)
-        case .moveLeft: select(max(0, selection - 1), in: visible)
-        case .moveDown: if selection + columns < count { select(selection + columns, in: visible) }
-        case .moveUp: if selection - columns >= 0 { select(selection - columns, in: visible) }
         default: break
         }
         return []

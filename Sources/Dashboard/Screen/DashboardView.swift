@@ -75,8 +75,6 @@ struct DashboardView {
 extension DashboardView {
     /// The smallest terminal the dashboard draws in.
     public static let minimumSize = Size(columns: 30, rows: 6)
-    /// Below this many rows per pane, panes collapse to one line each.
-    static let minimumPaneHeight = 4
     /// Narrowest pane in the grid.
     static let minimumPaneWidth = 24
 
@@ -125,14 +123,13 @@ extension DashboardView {
     // MARK: Grid
 
     private func renderGrid(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
-        let columns = gridColumns
-        let rowCount = (visible.count + columns - 1) / columns
-        if area.height / rowCount < Self.minimumPaneHeight {
+        let shape = GridShape(gridColumns: gridColumns, size: size, paneCount: visible.count)
+        if shape.isList {
             renderCollapsed(visible, into: area, buffer: &buffer)
             return
         }
         let selection = selectionIndex(in: visible)
-        for (index, rect) in Layout.grid(area, count: visible.count, columns: columns).enumerated() {
+        for (index, rect) in Layout.grid(area, count: visible.count, columns: shape.columns).enumerated() {
             renderPane(visible[index], selected: index == selection, into: rect, buffer: &buffer, zoomed: false)
         }
     }
@@ -150,10 +147,13 @@ extension DashboardView {
             let (mark, style) = marker(for: pane)
             let y = area.y + row
             let selected = index == selection
-            var x = buffer.setString(x: area.x, y: y, selected ? "▸" : " ", style: Style().bolded)
-            x = buffer.setString(x: x, y: y, mark + " ", style: style)
-            x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.title, to: titleWidth), style: selected ? Style().bolded : .plain)
-            buffer.setString(x: x + 2, y: y, DisplayWidth.truncate(summary(of: pane), to: area.right - x - 2), style: Style().dimmed)
+            // The selected row is a bar across the list, as in htop and k9s.
+            let bar: (Style) -> Style = selected ? { $0.reversed } : { $0 }
+            if selected { buffer.setStyle(bar(.plain), in: Rect(x: area.x, y: y, width: area.width, height: 1)) }
+            var x = buffer.setString(x: area.x, y: y, selected ? "▸" : " ", style: bar(Style().bolded))
+            x = buffer.setString(x: x, y: y, mark + " ", style: bar(style))
+            x = buffer.setString(x: x, y: y, DisplayWidth.pad(pane.title, to: titleWidth) + "  ", style: bar(selected ? Style().bolded : .plain))
+            buffer.setString(x: x, y: y, DisplayWidth.truncate(summary(of: pane), to: area.right - x), style: bar(selected ? .plain : Style().dimmed))
         }
     }
 
