@@ -33,6 +33,12 @@ struct Hammock: AsyncParsableCommand {
         defaultSubcommand: Open.self)
 
     static func main() async {
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let message = CommandGuess.unknownCommand(
+            in: Array(CommandLine.arguments.dropFirst()), commands: commands, exists: { FileManager.default.fileExists(atPath: $0) }) {
+            printError(message)
+            leave(ExitCode.validationFailure.rawValue)
+        }
         await main(nil)
     }
 

@@ -38,6 +38,34 @@ import Testing
         for command in ["demo", "check", "snapshot", "events", "init"] { #expect(help.output.contains(command)) }
     }
 
+    /// A mistyped command is named as one, with what was probably meant, and a usage status (64):
+    /// not opened as a config file, nor failing on the argument after it.
+    @Test(arguments: [
+        (["snapsot", "demo.yaml"], "unknown command 'snapsot'; did you mean 'hammock snapshot'?"),
+        (["version"], "unknown command 'version'; did you mean 'hammock --version'?"),
+        (["chek"], "did you mean 'hammock check'?"),
+        (["evnets", "x.yaml"], "did you mean 'hammock events'?"),
+        (["Serve"], "did you mean 'hammock serve'?"),
+        (["zzz"], "unknown command 'zzz'\nCommands: open, demo, check, snapshot, events, serve, init, help."),
+    ])
+    func aMistypedCommandIsToldWhatWasMeant(arguments: [String], message: String) async throws {
+        let directory = try temporaryDirectory()
+        let outcome = try await hammock(arguments, in: directory)
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.hasPrefix("hammock: unknown command '\(arguments[0])'") && outcome.errors.contains(message), "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
+    }
+
+    /// A word that names a file in the working directory is that file, as it always was.
+    @Test func aFileNamedLikeAWordIsStillOpened() async throws {
+        let directory = try temporaryDirectory()
+        try "panes: []\n".write(toFile: directory + "/prod", atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["check", "prod"], in: directory)
+        #expect(!outcome.errors.contains("unknown command"))
+        let opened = try await hammock(["prod"], in: directory)
+        #expect(!opened.errors.contains("unknown command"), "\(opened.errors)")
+    }
+
     /// The binary allocates with jemalloc, one arena for all its threads and the thread caches at
     /// their default reach (docs/performance-journal.md), and a user's MALLOC_CONF still changes that.
     @Test func itAllocatesWithJemallocInOneArena() async throws {
