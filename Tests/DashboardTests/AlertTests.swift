@@ -284,11 +284,12 @@ import Testing
         h.stub("up", Self.status(503, latency: 9.0))
         try await h.advance(1)
         #expect(h.screen[1].contains("503 · 9.0 s · error · up 80%"), "\(h.screen[1])")
-        // Narrowing drops the uptime, the latency, then the code; the state stays.
-        let fitted = [32, 30, 29, 21, 20, 13, 12, 3].map { h.app.statusText(for: h.app.panes[0], fitting: $0) }
+        // Narrowing drops the uptime, the latency, then the code; last the state gives way to the
+        // pane's mark.
+        let fitted = [32, 30, 29, 21, 20, 13, 12, 8, 7, 6, 3].map { h.app.statusText(for: h.app.panes[0], fitting: $0) }
         #expect(fitted == [
             "503 · 9.0 s · error · up 80%", "503 · 9.0 s · error · up 80%", "503 · 9.0 s · error", "503 · 9.0 s · error",
-            "503 · error", "503 · error", "error", "error",
+            "503 · error", "503 · error", "error", "error", "error", "✗", "✗",
         ])
         let history = try #require(h.app.history(for: h.app.panes[0]))
         #expect(history.percentile(95) == 0.040, "the failed probe's 9 s is not a latency")

@@ -146,7 +146,9 @@ import Testing
 
     // MARK: Small lies and blanks
 
-    @Test func narrowTitleBarsKeepTheStateAndAgeAndCutTheTitle() async throws {
+    /// The pane's name survives first: the status narrows to the pane's mark ("✓", "✗") before
+    /// the title is cut, and what failed is still said inside.
+    @Test func narrowTitleBarsKeepTheNameAndNarrowTheStatusToAMark() async throws {
         let h = try DashboardHarness("""
             service:
               baseURL: https://api.test/
@@ -163,16 +165,42 @@ import Testing
         try await h.advance(2)
         #expect(h.screen == [
             " ✓1 ✗1 ⟳0      06:13   ? help ",
-            "┌ ▸ P… ─ no response · error ┐",
+            "┌ ▸ Payment gateway (EU… ─ ✗ ┐",
             "│ Could not connect to the … │",
             "│ [t] Try again      no dat… │",
             "└────────────────────────────┘",
-            "┌ Inv… ─ 200 · 0 ms · 2s ago ┐",
+            "┌ Inventory service hea… ─ ✓ ┐",
             "│ {}                         │",
             "│                            │",
             "└────────────────────────────┘",
             " r reload  t retry  R reload …",
-        ], "the states, the ages and the counts survive; titles give way")
+        ], "the names survive; the states narrow to their marks")
+    }
+
+    /// At 60 columns "Slow report" and "Secure" both read "S…" once, behind a whole status; the
+    /// names stay whole now, and the status says what fits of the state.
+    @Test func atSixtyColumnsEveryNameIsWhole() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Slow report, resource: /report }
+              - { title: Secure, resource: /secure }
+              - { title: Inventory health, resource: /inventory }
+              - { title: Payments, resource: /payments }
+            layout:
+              columns: 3
+            """, columns: 60, rows: 14)
+        for path in ["report", "secure", "inventory"] { h.stub(path, .json("{}")) }
+        h.stub("payments", .json("{}", status: 503))
+        h.app.start()
+        try await h.settle()
+        try await h.advance(2)
+        let titles = h.screen.filter { $0.hasPrefix("┌") }
+        #expect(titles == [
+            "┌ ▸ Slow report ───── 2s ago ┐┌ Secure ────── 200 · 2s ago ┐",
+            "┌ Inventory health ── 2s ago ┐┌ Payments ───── 503 · error ┐",
+        ], "\(h.screen)")
     }
 
     @Test func anEmptyListSaysSoUnderItsHeader() async throws {

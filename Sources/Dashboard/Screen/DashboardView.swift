@@ -189,23 +189,34 @@ extension DashboardView {
     }
 
     /// The longest title-bar status that fits `room` columns with a space each side, else the
-    /// shortest: narrowing drops the uptime, the latency, then the status code; the state (error,
-    /// unmet, the data's age) and the spinner stay to the last. Built one variant at a time, with
-    /// no arrays or closures: this runs for every pane of every frame, and the longest nearly
-    /// always fits.
+    /// shortest: narrowing drops the uptime, the latency, then the status code; then the state
+    /// (error, unmet, the data's age) gives way to the pane's mark with one figure ("✓ 2ms",
+    /// "✗ 503"), and last to the mark alone. Built one variant at a time, with no arrays or
+    /// closures: this runs for every pane of every frame, and the longest nearly always fits.
     func statusText(for pane: PaneState, fitting room: Int) -> String {
         let (code, latency, state, uptime, spinner) = statusParts(for: pane)
         var text = ""
-        for narrowing in 0..<4 {
+        for narrowing in 0..<6 {
             text = ""
-            Self.appendStatus(narrowing < 3 ? code : state ?? code, to: &text)
-            if narrowing < 2 { Self.appendStatus(latency, to: &text) }
-            if narrowing < 3 { Self.appendStatus(state, to: &text) }
-            if narrowing == 0 { Self.appendStatus(uptime, to: &text) }
-            Self.appendStatus(spinner, to: &text)
+            if narrowing < 4 {
+                Self.appendStatus(narrowing < 3 ? code : state ?? code, to: &text)
+                if narrowing < 2 { Self.appendStatus(latency, to: &text) }
+                if narrowing < 3 { Self.appendStatus(state, to: &text) }
+                if narrowing == 0 { Self.appendStatus(uptime, to: &text) }
+            } else {
+                text = marker(for: pane).0
+                let failed = pane.health == .failing || pane.health == .unmet
+                if narrowing == 4, let figure = failed ? code : latency.map(Self.compactLatency) ?? code { text += " " + figure }
+            }
+            if let spinner { text += (text.isEmpty ? "" : " ") + spinner }
             if DisplayWidth.of(text) + 2 <= room { return text }
         }
         return text
+    }
+
+    /// "1.5 s" → "1.5s": a latency in the fewest cells.
+    nonisolated private static func compactLatency(_ latency: String) -> String {
+        latency.replacingOccurrences(of: " ", with: "")
     }
 
     /// `part`, when there is one, after " · ".
@@ -266,8 +277,9 @@ extension DashboardView {
         var title = (selected && !zoomed ? "▸ " : "") + pane.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
         if pane.request.tlsInsecure { title += " · TLS unverified" }
-        // The longest status that leaves the title a few cells; the title gives way first.
-        let room = area.width - 2 - min(DisplayWidth.of(title) + 2, 4) - 1
+        // The longest status that leaves the whole title; the status narrows to the pane's mark
+        // before the title gives way.
+        let room = area.width - 2 - (DisplayWidth.of(title) + 2) - 1
         let status = statusText(for: pane, fitting: room)
         let block = Block(
             title: title, rightTitle: status, borderStyle: border,
