@@ -60,7 +60,7 @@ let shopConfig = """
             "│ [t] Try again      no data yet            ││                                           │",
             "│                                           ││                                           │",
             "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
-            " r reload  R reload all  tab next  ⏎ zoom  e events  / filter  s sort  p pause  q quit    ",
+            " r reload  ⏎ zoom  c curl  o pager  e events  / filter  s sort  v raw  p pause  q quit    ",
         ])
         #expect(h.network.receivedRequests.count == 4)
     }

@@ -52,7 +52,7 @@ import Testing
             " ✓ Users        200 · 0 ms · now  42                                  ",
             "                                                                      ",
             "                                                                      ",
-            " r reload  R reload all  tab next  ⏎ zoom  e events  / filter  s sort…",
+            " r reload  ⏎ zoom  c curl  o pager  e events  / filter  v raw  q quit ",
         ])
     }
 
@@ -260,5 +260,35 @@ import Testing
         try await h.settle()
         #expect(h.app.panes.map(\.probe.spec.title) == ["One", "Two"])
         #expect(h.app.statusMessage?.contains("YAML syntax") == true)
+    }
+
+    /// `?` at 60×20: every line of the help wraps inside the box (none is cut), the box scrolls
+    /// to what does not fit, and it ends with what the symbols mean.
+    @Test func theHelpFitsSixtyColumnsAndScrollsToTheLegend() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: Health, resource: /health }
+            """, columns: 60, rows: 20)
+        h.stub("health", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        h.app.send(.key(.character("?")))
+        try await h.settle()
+        let top = h.screen
+        #expect(top.contains { $0.contains("┌ Keys ") && $0.contains("↓ j/k") }, "\(top)")
+        #expect(!top.contains { $0.contains("…") }, "nothing cut: \(top)")
+        #expect(top.contains { $0.contains("│ c          the pane's request as a curl command (copied") })
+        #expect(top.contains { $0.contains("│            via OSC 52)") }, "a wrapped line continues under the text")
+        h.app.send(.key(.character("G")))
+        try await h.settle()
+        let bottom = h.screen
+        #expect(bottom.contains { $0.contains("┌ Keys ") && $0.contains("↑ j/k") }, "\(bottom)")
+        for symbol in ["✓          ok", "✗          failing", "⚠          an expectation is unmet", "◐          degraded", "⟳ ⠋        loading"] {
+            #expect(bottom.contains { $0.contains(symbol) }, "\(symbol): \(bottom)")
+        }
+        h.app.send(.key(.character("q")))
+        try await h.settle()
+        #expect(!h.screen.contains { $0.contains("┌ Keys ") })
     }
 }

@@ -50,7 +50,7 @@ import Testing
             "│                                        ││                                        │",
             "│ ◐ 1 meets the warn threshold > 0       ││ ▁   p50 0 ms  p95 0 ms                 │",
             "└────────────────────────────────────────┘└────────────────────────────────────────┘",
-            " r reload  t retry  R reload all  tab next  ⏎ zoom  e events  / filter  s sort  p p…",
+            " t retry  ⏎ zoom  c curl  r reload  e events  o pager  / filter  s sort  q quit     ",
         ])
     }
 }

@@ -140,7 +140,7 @@ import Testing
             "│ ✗ 503 · gateway down · data from 1m ago                  │",
             "│ ▁   p50 0 ms  p95 0 ms                                   │",
             "└──────────────────────────────────────────────────────────┘",
-            " r reload  t retry  R reload all  tab next  ⏎ zoom  e event…",
+            " t retry  ⏎ zoom  c curl  r reload  e events  v raw  q quit ",
         ])
     }
 
@@ -173,7 +173,7 @@ import Testing
             "│ {}                         │",
             "│                            │",
             "└────────────────────────────┘",
-            " r reload  t retry  R reload …",
+            " t retry  ⏎ zoom  q quit      ",
         ], "the names survive; the states narrow to their marks")
     }
 

@@ -151,7 +151,14 @@ public enum KeyMap {
                 (.pageUp, .pageUp), (.pageDown, .pageDown), character(" ", .pageDown),
                 (.home, .top), character("g", .top), (.end, .bottom), character("G", .bottom),
             ]),
-        KeyBinding(.help, [(.escape, .close), character("q", .close), character("?", .close), character("e", .close), (.enter, .close)]),
+        KeyBinding(
+            .help,
+            [
+                (.escape, .close), character("q", .close), character("?", .close), character("e", .close), (.enter, .close),
+                character("j", .scrollDown), (.down, .scrollDown), character("k", .scrollUp), (.up, .scrollUp),
+                (.pageDown, .pageDown), character(" ", .pageDown), (.pageUp, .pageUp),
+                (.home, .top), character("g", .top), (.end, .bottom), character("G", .bottom),
+            ]),
         KeyBinding(.curl, [(.escape, .close), character("q", .close), character("c", .close), (.enter, .close)]),
     ]
 

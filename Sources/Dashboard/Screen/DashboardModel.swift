@@ -47,6 +47,8 @@ public struct DashboardModel: Sendable {
     public private(set) var eventFilter = ""
     public private(set) var eventsOfSelectedPaneOnly = false
     public private(set) var eventScroll = 0
+    /// The first line the help overlay shows.
+    public private(set) var helpScroll = 0
     /// True while `/` in the event log takes typing.
     public private(set) var typingEventFilter = false
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
@@ -219,7 +221,18 @@ extension DashboardModel {
         }
         switch mode {
         case .help:
-            if KeyMap.action(for: key, in: .help) == .close { mode = .normal }
+            let page = max(1, world.size.rows - 4)
+            switch KeyMap.action(for: key, in: .help) {
+            case .close: mode = .normal
+            case .scrollDown: helpScroll += 1
+            case .scrollUp: helpScroll -= 1
+            case .pageDown: helpScroll += page
+            case .pageUp: helpScroll -= page
+            case .top: helpScroll = 0
+            case .bottom: helpScroll = Int.max / 2
+            default: break
+            }
+            helpScroll = max(0, min(helpScroll, HelpOverlay.maxScroll(at: world.size)))
         case .events:
             eventsKey(key, world: world)
         case .curl:
@@ -402,7 +415,9 @@ extension DashboardModel {
         case .showEvents:
             mode = .events
             eventScroll = 0
-        case .showHelp: mode = .help
+        case .showHelp:
+            mode = .help
+            helpScroll = 0
         case .filterPanes: mode = .filtering
         case .clearFilter:
             if !filter.isEmpty {

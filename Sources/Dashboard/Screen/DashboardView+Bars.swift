@@ -67,16 +67,36 @@ extension DashboardView {
                     .compactMap { $0 }
                 hints = " " + keys.joined(separator: "  ")
             } else {
-                var actions: [KeyAction] = [.reload, .retry, .reloadAll, .selectNext, .zoom, .showEvents, .filterPanes, .sortFailingFirst, .togglePause, .quit]
-                // `v` is in the help; while values are raw, the way back is shown.
-                if valueDisplay.raw { actions.insert(.toggleRawValues, at: 0) }
-                if selectedPane?.health != .failing { actions.removeAll { $0 == .retry } }
+                // The keys for the selected pane first (a failing one: retry, what failed, the
+                // request), then the screen's; as many whole hints as fit, and always the way out.
+                var actions: [KeyAction] = selectedPane?.health == .failing
+                    ? [.retry, .zoom, .showCurl, .reload, .showEvents, .openPager]
+                    : [.reload, .zoom, .showCurl, .openPager, .showEvents]
+                actions += [.filterPanes, .sortFailingFirst, .toggleRawValues, .togglePause, .reloadAll, .selectNext]
+                // While values are raw or refreshes paused, the way back comes first.
+                if valueDisplay.raw { actions.removeAll { $0 == .toggleRawValues }; actions.insert(.toggleRawValues, at: 0) }
+                if isPaused { actions.removeAll { $0 == .togglePause }; actions.insert(.togglePause, at: 0) }
                 let keys = actions.compactMap { action in
-                    action == .togglePause && isPaused ? "p resume" : KeyMap.hint(action)
+                    switch action {
+                    case .togglePause where isPaused: "p resume"
+                    case .toggleRawValues where valueDisplay.raw: "v formatted"
+                    case .toggleRawValues: "v raw"
+                    default: KeyMap.hint(action)
+                    }
                 }
-                hints = " " + keys.joined(separator: "  ")
+                hints = Self.fittingHints(keys, last: KeyMap.hint(.quit) ?? "q quit", width: area.width)
             }
         }
         StatusBar(left: hints, style: Style().dimmed).render(into: area, buffer: &buffer)
+    }
+
+    /// " a  b  c  last": as many of `keys` as fit `width` whole, in order, then `last`.
+    static func fittingHints(_ keys: [String], last: String, width: Int) -> String {
+        var line = " "
+        let room = width - 1 - DisplayWidth.of(last)
+        for key in keys where DisplayWidth.of(line) + DisplayWidth.of(key) + 2 <= room {
+            line += key + "  "
+        }
+        return line + last
     }
 }

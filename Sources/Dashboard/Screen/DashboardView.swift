@@ -42,6 +42,7 @@ struct DashboardView {
     var eventFilter: String { model.eventFilter }
     var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
     var eventScroll: Int { model.eventScroll }
+    var helpScroll: Int { model.helpScroll }
     var typingEventFilter: Bool { model.typingEventFilter }
     var flash: String? { model.flash }
     var statusMessage: String? { model.statusMessage }
@@ -113,7 +114,7 @@ extension DashboardView {
             renderGrid(visible, into: body, buffer: &buffer)
         }
         switch mode {
-        case .help: Modal(title: "Keys", lines: KeyMap.helpLines).render(into: body, buffer: &buffer)
+        case .help: HelpOverlay.modal(scroll: helpScroll).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
         case .curl: renderCurl(into: body, buffer: &buffer)
         case .normal, .filtering, .searching: break
