@@ -253,7 +253,10 @@ struct Demo: AsyncParsableCommand {
         let redactor = SharedRedactor(Redactor(spec))
         try global.apply(interactive: true, redactor: redactor)
         // The terminal is restored when this returns; the server goes with the process.
-        let status = await DashboardRunner.run(spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor)
+        // Its failing panes are there to show how failures look, not a broken install.
+        let status = await DashboardRunner.run(
+            spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor,
+            greeting: "Demo: Payments, Flaky and Slow report fail on purpose · ? explains the symbols")
         if path != "config/demo.yaml" { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         leave(status)
     }

@@ -14,7 +14,8 @@ import TerminalUI
 @MainActor
 enum DashboardRunner {
     static func run(
-        spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor, metricsListen: ListenAddress? = nil
+        spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor, metricsListen: ListenAddress? = nil,
+        greeting: String? = nil
     ) async -> Int32 {
         // Before the screen takes over: a cache that cannot be used is said on the status line,
         // an address the metrics cannot listen on ends the run with the reason.
@@ -73,6 +74,8 @@ enum DashboardRunner {
                 app.send(.configReloaded(outcome))
             }
             app.start()
+            // Until the first key: what the user should know before reading the screen.
+            if let greeting { app.send(.flash(greeting)) }
             metrics?.publishNow()
             if let unwatched { app.send(.notice("editing the config does not reload it: \(unwatched)")) }
             if let problem = diskCache?.problem { app.send(.notice("running without the cache: \(problem)")) }

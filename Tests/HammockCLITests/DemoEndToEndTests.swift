@@ -14,6 +14,7 @@ struct DemoEndToEndTests {
             lines.contains { $0.contains("status   UP") } && lines.contains { $0.contains("Payment gateway unavailable") }
         }
         #expect(screen[0].hasPrefix(" Demo Shop API · demo.yaml · 8 panes"))
+        #expect(screen.last?.hasPrefix(" Demo: Payments, Flaky and Slow report fail on purpose · ? explains the symbols") == true, "\(screen)")
         #expect(screen.contains { $0.contains("┌ ▸ Health") })
 
         try tmux.sendKeys("j")
