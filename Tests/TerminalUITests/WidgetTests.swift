@@ -103,9 +103,25 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
     }
 
     @Test func tableTruncatesTheWidestColumnFirst() {
-        let table = Table(header: ["id", "customer", "total"], rows: [["1021", "Ada Lovelace", "40.00"]])
-        #expect(render(table, width: 20, height: 2) == ["id    custom…  total", "1021  Ada Lo…  40.00"])
-        #expect(table.columnWidths(for: 20) == [4, 7, 5])
+        let table = Table(header: ["id", "customer", "total"], rows: [["1021", "Ada Lovelace King", "40.00"]])
+        #expect(render(table, width: 26, height: 2) == ["id    customer       total", "1021  Ada Lovelace…  40.00"])
+        #expect(table.columnWidths(for: 26) == [4, 13, 5])
+        #expect(table.columnWidths(for: 20) == [4, 14, 0], "below a readable width, the last column goes")
+    }
+
+    /// Too narrow for every column's header: the last columns are left out, and those that stay
+    /// are whole, rather than every column cut to a stub ("cu…", "st…", "pl…").
+    @Test func aNarrowTableLeavesOutItsLastColumnsBeforeCuttingThemAll() {
+        let table = Table(
+            header: ["customer", "status", "plan", "region", "created"],
+            rows: [["Ada Lovelace", "active", "pro", "eu-west-1", "2024-01-02"]])
+        #expect(render(table, width: 30, height: 2) == [
+            "customer      status  plan    ",
+            "Ada Lovelace  active  pro     ",
+        ])
+        #expect(table.columnWidths(for: 30) == [12, 6, 4, 0, 0])
+        #expect(render(table, width: 11, height: 2) == ["customer   ", "Ada Lovela…"], "a column is cut only when it is the last one")
+        #expect(render(table, width: 60, height: 2)[1] == "Ada Lovelace  active  pro   eu-west-1  2024-01-02           ")
     }
 
     @Test func aWindowOfATableKeepsTheWholeTablesColumnWidths() {

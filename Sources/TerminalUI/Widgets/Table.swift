@@ -1,7 +1,9 @@
 /// Rows under a header, columns sized to their content and truncated with `…` when space runs out.
 ///
 /// Columns get their natural width (widest of header and cells) while they fit; when they do not,
-/// the widest columns give way first, down to a minimum of 3 columns each. A column may instead
+/// the last columns (the least important, as a config lists them) are left out until the rest can
+/// each keep `readableWidth` cells (or their header, or all they hold), then the widest columns give
+/// way, down to a minimum of 3 columns each. A column may instead
 /// be of a fixed width, or fill what the others leave (it gives way last). Columns are separated
 /// by two spaces. `scroll` skips rows below the header.
 public struct Table: Widget {
@@ -39,6 +41,9 @@ public struct Table: Widget {
         self.naturalWidths = naturalWidths
     }
 
+    /// The width below which a column is left out rather than cut further, while others are shown.
+    public static let readableWidth = 12
+
     /// The widest of the header and the cells, per column: what each column would like.
     public static func naturalWidths(header: [String], rows: [[String]]) -> [Int] {
         var widths = header.map { DisplayWidth.of(Sanitizer.line($0)) }
@@ -57,6 +62,22 @@ public struct Table: Widget {
         var widths = naturalWidths.map { Array($0.prefix(count)) + Array(repeating: 0, count: max(0, count - $0.count)) }
             ?? Table.naturalWidths(header: header, rows: rows)
         let rules = (0..<count).map { $0 < widthRules.count ? widthRules[$0] : .natural }
+        // Leave out columns from the right while the others cannot all be readable (whole, or at
+        // least their header and `readableWidth` cells wide): a few whole columns read better than
+        // every column cut to a stub.
+        var shown = count
+        func need(_ column: Int) -> Int {
+            switch rules[column] {
+            case .fixed(let fixed): max(1, fixed)
+            default: min(widths[column], max(Self.readableWidth, DisplayWidth.of(Sanitizer.line(header[column]))))
+            }
+        }
+        while shown > 1, (0..<shown).map(need).reduce(0, +) + 2 * (shown - 1) > width { shown -= 1 }
+        if shown < count {
+            var kept = Table(header: Array(header.prefix(shown)), rows: rows, headerStyle: headerStyle, style: style, naturalWidths: Array(widths.prefix(shown)))
+            kept.widthRules = Array(rules.prefix(shown))
+            return kept.columnWidths(for: width) + Array(repeating: 0, count: count - shown)
+        }
         let available = width - 2 * (count - 1)
         for (column, rule) in rules.enumerated() {
             switch rule {
@@ -91,7 +112,7 @@ public struct Table: Widget {
         let widths = columnWidths(for: area.width)
         func draw(_ cells: [String], y: Int, style: Style, styles: [Style?]) {
             var x = area.x
-            for (column, width) in widths.enumerated() where x < area.right {
+            for (column, width) in widths.enumerated() where x < area.right && width > 0 {
                 let text = column < cells.count ? cells[column] : ""
                 let cellStyle = (column < styles.count ? styles[column] : nil) ?? style
                 buffer.setString(x: x, y: y, DisplayWidth.truncate(Sanitizer.line(text), to: width), style: cellStyle, maxWidth: min(width, area.right - x))
