@@ -69,7 +69,7 @@ import Testing
         try await h.advance(1)
         #expect(h.app.panes[0].probe.health == .degraded)
         #expect(h.screen[0].contains("✓0 ◐1 ✗0"), "one failed probe is not a failing pane: \(h.screen[0])")
-        #expect(h.screen[1].contains("503 · 0 ms · error 1/3"), "\(h.screen[1])")
+        #expect(h.screen[1].contains("503 · 0 ms · ◐ error 1/3"), "its mark, for a screen without colour: \(h.screen[1])")
         #expect(h.app.panes[0].probe.degradedReason == "1 of 3 failed probes before it fails")
         try await h.advance(1)
         #expect(h.screen[1].contains("error 2/3"), "\(h.screen[1])")

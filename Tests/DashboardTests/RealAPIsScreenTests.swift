@@ -43,7 +43,7 @@ import Testing
             "│                                        ││                                        │",
             "│     no answered probe                  ││     no answered probe                  │",
             "└────────────────────────────────────────┘└────────────────────────────────────────┘",
-            "┌ Degraded ───────── 200 · 0 ms · 1s ago ┐┌ Unauth ── no response · 500 ms · error ┐",
+            "┌ Degraded ─────── 200 · 0 ms · ◐ 1s ago ┐┌ Unauth ── no response · 500 ms · error ┐",
             "│                                        ││ Unable to load data.                   │",
             "│                   1                    ││ Could not connect to the server        │",
             "│                                        ││ [t] Try again      last answer 1s ago  │",

@@ -255,6 +255,11 @@ extension DashboardView {
             state = Formatting.age(max(0, now - entity.timestamp))
             if health == .degraded, pane.probe.alert.firing { state! += " · recovering \(pane.probe.alert.goodInARow)/\(alerts.recoverAfter)" }
         }
+        // Every state has a symbol as well as a colour (NO_COLOR, a palette where yellow is
+        // olive): a degraded pane's status starts with its mark.
+        if health == .degraded, let shown = state {
+            state = Self.degradedMark + " " + (shown.hasPrefix("⚠ ") ? String(shown.dropFirst(2)) : shown)
+        }
         var spinner: String?
         if resource.isLoading { spinner = (code == nil && state == nil ? "loading " : "") + Spinner(tick: spinnerTick).symbol }
         if code == nil, state == nil, spinner == nil { state = isPaused ? "paused" : "waiting" }
