@@ -162,7 +162,7 @@ let shopConfig = """
         #expect(screen[1].hasPrefix("┌ Open orders ─"))
         #expect(screen[2].hasPrefix("│ id  customer     total"))
         #expect(screen[3].hasPrefix("│ 1   Customer 1   1.00"))
-        #expect(screen[13].hasPrefix(" [1 data] 2 response 3 request 4 timing 5 error  s sort  / search  j/k scroll"))
+        #expect(screen[13].hasPrefix(" [1 data] 2 response 3 request 4 timing 5 error  s < > sort  / search  j/k scroll"))
         screen = try await h.press(.character("j"), .character("j"))
         #expect(screen[2].hasPrefix("│ id  customer     total"), "the header stays while rows scroll")
         #expect(screen[3].hasPrefix("│ 3   Customer 3   3.00"))

@@ -229,7 +229,21 @@ import Testing
         screen = try await h.press(.enter)
         #expect(screen[2].contains("x-request-id: abc-123"), "scrolled to the first match")
         #expect(h.backend.buffer[2, 2].style.reverse, "the match is highlighted")
-        #expect(screen.last?.contains(#"n next "req""#) == true)
+        #expect(screen.last?.contains(#"1/1 "req"  n/N next/previous"#) == true, "\(screen.last ?? "")")
+        // Which match of how many, as less and k9s say it, counted from where the view is; n goes
+        // on, N goes back, and both wrap around the ends.
+        screen = try await h.press(.character("/"), .character(":"), .enter)
+        func position(_ line: String?) -> (Int, Int)? {
+            line?.firstMatch(of: /(\d+)\/(\d+) ":"  n\/N next\/previous/).map { (Int($0.1)!, Int($0.2)!) }
+        }
+        let (first, count) = try #require(position(screen.last), "\(screen.last ?? "")")
+        #expect(count >= 2, "every header line has a colon")
+        screen = try await h.press(.character("n"))
+        #expect(position(screen.last)?.0 == first % count + 1, "\(screen.last ?? "")")
+        screen = try await h.press(.character("N"), .character("N"))
+        #expect(position(screen.last)?.0 == (first + count - 2) % count + 1, "\(screen.last ?? "")")
+        for _ in 0..<count { screen = try await h.press(.character("n")) }
+        #expect(position(screen.last)?.0 == (first + count - 2) % count + 1, "a whole round of n comes back to the same match")
         screen = try await h.press(.character("/"), .character("z"), .character("z"), .enter)
         #expect(screen.last?.contains(#"no match for "zz""#) == true)
         screen = try await h.press(.character("1"))
@@ -273,12 +287,22 @@ import Testing
         screen = try await h.press(.character("s"))
         #expect(screen[2].hasPrefix("│ job         duration  "), "then as listed")
         #expect(screen[3].contains("prometheus"))
-        #expect(screen.last?.contains("s sort") == true)
+        #expect(screen.last?.contains("s < > sort") == true)
+        // Any column in one key: < from no sort is the last column; > and < move the sort, keeping its direction.
+        screen = try await h.press(.character("<"))
+        #expect(screen[2].hasPrefix("│ job         duration ▲"), "\(screen[2])")
+        screen = try await h.press(.character("s"), .character(">"))
+        #expect(screen[2].hasPrefix("│ job ▼       duration  "), "wrapped to the first column, still descending: \(screen[2])")
+        #expect(screen[3].contains("prometheus"))
+        screen = try await h.press(.character(">"))
+        #expect(screen[2].hasPrefix("│ job         duration ▼"), "\(screen[2])")
+        screen = try await h.press(.character("s"))
+        #expect(screen[2].hasPrefix("│ job         duration  "), "s goes on from there: as listed after the last column")
 
         screen = try await h.press(.character("/"), .character("b"), .character("l"), .character("a"), .enter)
         #expect(screen[3].contains("blackbox"), "scrolled to the matching row")
         #expect(h.backend.buffer[2, 3].style.reverse, "and it is highlighted")
-        #expect(screen.last?.contains(#"n next "bla""#) == true)
+        #expect(screen.last?.contains(#"1/1 "bla"  n/N next/previous"#) == true, "\(screen.last ?? "")")
         screen = try await h.press(.escape)
         #expect(!screen[1].contains("zoom") && h.app.isZoomed == false)
         #expect(!h.backend.buffer[2, 3].style.reverse, "no highlight outside zoom")

@@ -28,7 +28,7 @@ public enum KeyAction: Hashable, Sendable {
     case clearFilter
     /// Closes the view that has the keyboard (zoom, help, curl, events).
     case close
-    case zoomView(ZoomView), nextZoomView, previousZoomView, search, searchNext, sortColumn
+    case zoomView(ZoomView), nextZoomView, previousZoomView, search, searchNext, searchPrevious, sortColumn, sortNextColumn, sortPreviousColumn
     case scrollDown, scrollUp, pageDown, pageUp, top, bottom
     case filterEvents, eventsOfThisPaneOnly
 }
@@ -107,13 +107,15 @@ public enum KeyMap {
                 "the zoom's views: data, response (status line, headers, body), request (method, URL as written and as sent, headers, body), timing (DNS, connect, TLS, first byte, total; p50/p95/max, uptime), error (message, since when, cause, error body)"
             )),
         KeyBinding(
-            .zoom, [character("/", .search), character("n", .searchNext)], help: "  / n      search a zoom view, next match", hint: "/ search",
-            readme: ("`/`, `n` (zoomed)", "search the view (table rows, fields, lines), next match; matches highlighted")),
+            .zoom, [character("/", .search), character("n", .searchNext), character("N", .searchPrevious)],
+            help: "  / n N    search a zoom view, next and previous match (3/17 in the footer)", hint: "/ search",
+            readme: ("`/`, `n`, `N` (zoomed)", "search the view (table rows, fields, lines), next and previous match (the footer says which of how many); matches highlighted")),
         KeyBinding(
-            .zoomTable, [character("s", .sortColumn)], help: "  s        zoomed table: sort by the next column (▲ ▼), then as listed", hint: "s sort",
+            .zoomTable, [character("s", .sortColumn), character(">", .sortNextColumn), character("<", .sortPreviousColumn)],
+            help: "  s < >    zoomed table: s sorts ▲ ▼ then the next column, > and < go to any column", hint: "s < > sort",
             readme: (
-                "`s` (zoomed table)",
-                "sort by the first column ▲, ▼, then the next column…, then as listed (numbers as numbers, missing values last)"
+                "`s`, `<`, `>` (zoomed table)",
+                "`s`: sort by the first column ▲, ▼, then the next column…, then as listed; `>` and `<`: sort by the column to the right or left, straight away (numbers as numbers, missing values last)"
             )),
         KeyBinding(
             .grid, [character("c", .showCurl)], help: "c          the pane's request as a curl command (copied via OSC 52)", hint: "c curl",

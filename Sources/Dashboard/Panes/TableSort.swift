@@ -15,4 +15,12 @@ public struct TableSort: Sendable, Equatable {
         if !sort.descending { return TableSort(column: sort.column, descending: true) }
         return sort.column + 1 < columns ? TableSort(column: sort.column + 1, descending: false) : nil
     }
+
+    /// `>` and `<`: the sort moves to the next column to the right (`by: 1`) or left (`by: -1`),
+    /// keeping its direction; from no sort, the first column or the last. Past either end it wraps.
+    public static func shifted(_ sort: TableSort?, by step: Int, columns: Int) -> TableSort? {
+        guard columns > 0 else { return nil }
+        guard let sort else { return TableSort(column: step > 0 ? 0 : columns - 1, descending: false) }
+        return TableSort(column: ((sort.column + step) % columns + columns) % columns, descending: sort.descending)
+    }
 }

@@ -36,6 +36,8 @@ public struct DashboardModel: Sendable {
     public private(set) var zoomSearch = ""
     /// "no match" after a search that found nothing, for the footer.
     public private(set) var searchMissed = false
+    /// Which match of the zoom's search is shown, of how many; nil until a search finds one.
+    public private(set) var searchPosition: SearchPosition?
     /// Lines scrolled in zoom, by pane.
     public private(set) var scroll: [PaneID: Int] = [:]
     /// How a zoomed table's rows are ordered, by pane; none: as the data lists them.
@@ -305,6 +307,7 @@ extension DashboardModel {
         case .escape:
             zoomSearch = ""
             searchMissed = false
+            searchPosition = nil
             mode = .normal
         case .backspace: zoomSearch = String(zoomSearch.dropLast())
         case .character(let c): zoomSearch.append(c)
@@ -328,11 +331,18 @@ extension DashboardModel {
         case .search:
             zoomSearch = ""
             searchMissed = false
+            searchPosition = nil
             mode = .searching
         case .searchNext where !zoomSearch.isEmpty:
             searchMissed = !findNext(in: pane.id, after: scroll[pane.id] ?? 0, world: world)
+        case .searchPrevious where !zoomSearch.isEmpty:
+            searchMissed = !findNext(in: pane.id, after: scroll[pane.id] ?? 0, backward: true, world: world)
         case .sortColumn:
             tableSort[pane.id] = TableSort.next(after: tableSort[pane.id], columns: world.tableColumnCount(pane.id, model: self))
+            scroll[pane.id] = 0
+        case .sortNextColumn, .sortPreviousColumn:
+            let step = KeyMap.action(for: key, in: .zoomTable) == .sortNextColumn ? 1 : -1
+            tableSort[pane.id] = TableSort.shifted(tableSort[pane.id], by: step, columns: world.tableColumnCount(pane.id, model: self))
             scroll[pane.id] = 0
         case .scrollDown: scrollZoom(pane.id, by: 1, world: world)
         case .scrollUp: scrollZoom(pane.id, by: -1, world: world)
@@ -357,18 +367,19 @@ extension DashboardModel {
 
     /// Scrolls the zoomed view to the next line after `line` that contains the search text
     /// (round the end); false when no line does.
-    private mutating func findNext(in pane: PaneID, after line: Int, world: some ScreenWorld) -> Bool {
+    private mutating func findNext(in pane: PaneID, after line: Int, backward: Bool = false, world: some ScreenWorld) -> Bool {
+        searchPosition = nil
         guard !zoomSearch.isEmpty else { return false }
         let lines = world.searchRows(pane, zoomView, width: Self.zoomWidth(world), model: self)
-        guard !lines.isEmpty else { return false }
-        for offset in 1...lines.count {
-            let index = ((line + offset) % lines.count + lines.count) % lines.count
-            if PaneContent.matches(lines[index], zoomSearch) {
-                scroll[pane] = index
-                return true
-            }
-        }
-        return false
+        let matches = lines.indices.filter { PaneContent.matches(lines[$0], zoomSearch) }
+        guard !matches.isEmpty else { return false }
+        // Past the last match (or before the first, going back) the search wraps around, as less's does.
+        let position = backward
+            ? matches.lastIndex { $0 < line } ?? matches.count - 1
+            : matches.firstIndex { $0 > line } ?? 0
+        scroll[pane] = matches[position]
+        searchPosition = SearchPosition(match: position + 1, count: matches.count)
+        return true
     }
 
     /// Switches the zoom to `view`, from its top.
@@ -376,6 +387,7 @@ extension DashboardModel {
         zoomView = view
         scroll[pane] = 0
         searchMissed = false
+        searchPosition = nil
     }
 
     private mutating func gridKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
@@ -430,10 +442,16 @@ extension DashboardModel {
                 zoomView = .data
                 zoomSearch = ""
                 searchMissed = false
+                searchPosition = nil
                 scroll[selected.id] = 0
             }
         default: break
         }
         return []
     }
+}
+/// Which match of a search is shown (from 1), of how many: "3/17".
+public struct SearchPosition: Equatable, Sendable {
+    public let match: Int
+    public let count: Int
 }

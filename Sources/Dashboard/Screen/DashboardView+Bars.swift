@@ -56,7 +56,8 @@ extension DashboardView {
                 if searchMissed {
                     keys.insert("no match for \"\(zoomSearch)\"", at: 0)
                 } else if !zoomSearch.isEmpty {
-                    keys.insert("n next \"\(zoomSearch)\"", at: 0)
+                    let position = searchPosition.map { "\($0.match)/\($0.count) " } ?? ""
+                    keys.insert("\(position)\"\(zoomSearch)\"  n/N next/previous", at: 0)
                 } else if let search = KeyMap.hint(.search, in: .zoom) {
                     keys.append(search)
                 }

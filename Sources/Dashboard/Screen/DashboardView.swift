@@ -38,6 +38,7 @@ struct DashboardView {
     var zoomView: ZoomView { model.zoomView }
     var zoomSearch: String { model.zoomSearch }
     var searchMissed: Bool { model.searchMissed }
+    var searchPosition: SearchPosition? { model.searchPosition }
     var curlCommand: String { model.curlCommand }
     var eventFilter: String { model.eventFilter }
     var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
