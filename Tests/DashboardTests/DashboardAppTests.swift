@@ -259,9 +259,9 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         let screen = try await h.press(.character("e"))
-        #expect(screen.contains { $0.contains("Health  Requested") })
-        #expect(screen.contains { $0.contains("Health  NewData(Network)  200  0 ms") })
-        #expect(screen.contains { $0.contains("Payments  Error  503  0 ms  Payment gateway unavailable") })
+        #expect(screen.contains { $0.contains("Health       loaded 200 in 0 ms") && $0.contains("NewData(Network)") }, "\(screen)")
+        #expect(screen.contains { $0.contains("Payments     failed: 503 Payment gateway unavailable") && $0.contains("Error") })
+        #expect(!screen.contains { $0.contains("Requested") }, "requests are hidden until r")
         try await h.press(.escape)
         #expect(h.app.mode == .normal)
     }

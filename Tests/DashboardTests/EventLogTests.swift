@@ -49,13 +49,36 @@ import Testing
         for _ in 0..<4 { try await h.advance(1) }
         var screen = try await h.press(.character("e"))
         let all = h.app.shownEvents.count
-        #expect(screen[2].contains("Events (latest last)") && screen[2].contains("\(all) of \(all)"))
+        #expect(screen[2].contains("Events (latest last) · requests hidden") && screen[2].contains("\(all) of "), "\(screen[2])")
+        /// A row as the log shows it: its columns in order, aligned.
+        func shows(_ line: String, _ event: String) -> Bool {
+            let columns = event.components(separatedBy: "  ")
+            var rest = Substring(line)
+            for column in columns {
+                guard let range = rest.range(of: column) else { return false }
+                rest = rest[range.upperBound...]
+            }
+            return true
+        }
+        #expect(screen[3].contains("time      pane      what happened"), "a header over aligned columns: \(screen[3])")
         let newest = try #require(h.app.shownEvents.last)
-        #expect(screen[8].contains(String(newest.prefix(60))), "the newest at the bottom")
+        #expect(shows(screen[8], newest), "the newest at the bottom: \(screen[8]) for \(newest)")
+        #expect(h.app.shownEvents.contains { $0.contains("Payments  failed: 503 down  Error") }, "in words, with the event's name")
+        #expect(h.app.shownEvents.contains { $0.contains("Health  loaded 200 in 0 ms  NewData(Network)") })
+        #expect(!h.app.shownEvents.contains { $0.hasSuffix("Requested") })
+        let failedRow = try #require(screen.firstIndex { $0.contains("failed: 503 down") })
+        let failedColumn = try #require(screen[failedRow].range(of: "failed")).lowerBound.utf16Offset(in: screen[failedRow])
+        #expect(h.backend.buffer[failedColumn, failedRow].style.foreground == .red, "a failure in red")
 
         screen = try await h.press(.character("k"), .character("k"))
         #expect(screen[2].contains("2 newer below"))
-        #expect(screen[8].contains(String(h.app.shownEvents[all - 3].prefix(60))))
+        #expect(shows(screen[8], h.app.shownEvents[all - 3]))
+
+        screen = try await h.press(.character("r"))
+        #expect(h.app.shownEvents.contains { $0.hasSuffix("Requested") } && h.app.shownEvents.count > all, "r shows the requests")
+        #expect(!screen[2].contains("requests hidden"))
+        screen = try await h.press(.character("r"))
+        #expect(h.app.shownEvents.count == all)
 
         screen = try await h.press(.character("/"), .character("e"), .character("r"), .character("r"), .enter)
         #expect(screen[2].contains("/err"))
@@ -72,5 +95,8 @@ import Testing
         #expect(screen[3].contains("no event matches"))
         try await h.press(.escape)
         #expect(h.app.mode == .normal)
+        // Opened again, the log shows everything: last time's filter is not applied without a word.
+        screen = try await h.press(.character("e"))
+        #expect(h.app.shownEvents.count == all && !screen[2].contains("/zz") && !screen[2].contains("only"))
     }
 }

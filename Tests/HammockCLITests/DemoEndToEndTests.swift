@@ -23,7 +23,7 @@ struct DemoEndToEndTests {
         }
         try tmux.sendKeys("t", "e")
         screen = try tmux.waitForScreen("the event log") { lines in
-            lines.contains { $0.contains("Events (latest last)") } && lines.contains { $0.contains("Payments  Error  503") }
+            lines.contains { $0.contains("Events (latest last)") } && lines.contains { $0.contains("failed: 503 Payment gateway unavailable") }
         }
         try tmux.sendKeys("Escape", "Enter")
         screen = try tmux.waitForScreen("the zoomed pane") { $0.last?.contains("[1 data]") == true }

@@ -30,7 +30,7 @@ public enum KeyAction: Hashable, Sendable {
     case close
     case zoomView(ZoomView), nextZoomView, previousZoomView, search, searchNext, searchPrevious, sortColumn, sortNextColumn, sortPreviousColumn
     case scrollDown, scrollUp, pageDown, pageUp, top, bottom
-    case filterEvents, eventsOfThisPaneOnly
+    case filterEvents, eventsOfThisPaneOnly, toggleRequestedEvents
 }
 
 /// One row of the key map: the keys, what each does where, and how the help overlay, the footer
@@ -127,8 +127,11 @@ public enum KeyMap {
             .grid, [character("o", .openPager)], help: "o          the pane's last body in $PAGER", hint: "o pager",
             readme: ("`o`", "the selected pane's last body (redacted, pretty JSON) in `$PAGER` (else `less`); the dashboard comes back when it exits")),
         KeyBinding(
-            .grid, [character("e", .showEvents)], help: "e          recent resource events: j/k scroll, / filter, f this pane only", hint: "e events",
-            readme: ("`e`", "the latest resource events (`NewData(Network)`, `Error`, …): `j`/`k` scroll, `/` filter, `f` only the selected pane")),
+            .grid, [character("e", .showEvents)], help: "e          recent events: j/k scroll, / filter, f this pane only, r requests", hint: "e events",
+            readme: (
+                "`e`",
+                "the latest events as a log (time, pane, what happened in words, the event's name; failures in red): `j`/`k` scroll, `/` filter, `f` only the selected pane, `r` show or hide `Requested` lines"
+            )),
         KeyBinding(
             .grid, [character("/", .filterPanes), (.escape, .clearFilter)], help: "/          filter panes by title or URL", hint: "/ filter",
             readme: ("`/`", "filter panes by title or URL; Esc clears")),
@@ -148,7 +151,7 @@ public enum KeyMap {
             .events,
             [
                 (.escape, .close), character("q", .close), character("e", .close), (.enter, .close), character("?", .close),
-                character("/", .filterEvents), character("f", .eventsOfThisPaneOnly),
+                character("/", .filterEvents), character("f", .eventsOfThisPaneOnly), character("r", .toggleRequestedEvents),
                 character("k", .scrollUp), (.up, .scrollUp), character("j", .scrollDown), (.down, .scrollDown),
                 (.pageUp, .pageUp), (.pageDown, .pageDown), character(" ", .pageDown),
                 (.home, .top), character("g", .top), (.end, .bottom), character("G", .bottom),

@@ -49,6 +49,8 @@ public struct DashboardModel: Sendable {
     public private(set) var eventFilter = ""
     public private(set) var eventsOfSelectedPaneOnly = false
     public private(set) var eventScroll = 0
+    /// Whether the event log shows `Requested` lines (one before every answer; hidden by default).
+    public private(set) var eventsShowRequests = false
     /// The first line the help overlay shows.
     public private(set) var helpScroll = 0
     /// True while `/` in the event log takes typing.
@@ -286,6 +288,7 @@ extension DashboardModel {
             typingEventFilter = true
             eventFilter = ""
         case .eventsOfThisPaneOnly: eventsOfSelectedPaneOnly.toggle()
+        case .toggleRequestedEvents: eventsShowRequests.toggle()
         case .scrollUp: eventScroll += 1
         case .scrollDown: eventScroll -= 1
         case .pageUp: eventScroll += page
@@ -425,8 +428,11 @@ extension DashboardModel {
                 select(index, in: reordered)
             }
         case .showEvents:
+            // Opened afresh: a filter left from last time would hide events without a word.
             mode = .events
             eventScroll = 0
+            eventFilter = ""
+            eventsOfSelectedPaneOnly = false
         case .showHelp:
             mode = .help
             helpScroll = 0

@@ -47,7 +47,7 @@ extension DashboardView {
         case .events:
             hints = typingEventFilter
                 ? " filter: \(eventFilter)▏  ⏎ apply  Esc clear"
-                : " j/k PgUp/PgDn scroll  / filter  f \(eventsOfSelectedPaneOnly ? "all panes" : "this pane only")  Esc close"
+                : " j/k PgUp/PgDn scroll  / filter  f \(eventsOfSelectedPaneOnly ? "all panes" : "this pane only")  r \(eventsShowRequests ? "hide" : "show") requests  q close"
         case .normal:
             if isZoomed {
                 let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }

@@ -69,38 +69,49 @@ extension DashboardView {
 
     // MARK: Events
 
-    /// The event log's entries after the pane and text filters, as lines, oldest first.
-    var shownEvents: [String] {
+    /// The event log's entries after the pane and text filters (and without `Requested` lines
+    /// unless asked), oldest first.
+    var shownEventRows: [EventRow] {
         let pane = eventsOfSelectedPaneOnly ? selectedPane?.spec.title : nil
         let needle = eventFilter.lowercased()
-        return eventLog.entries.compactMap { entry -> String? in
+        return eventLog.entries.compactMap { entry -> EventRow? in
             if let pane, !entry.panes.contains(pane) { return nil }
-            var parts = [Formatting.clock(entry.time, timeZone: timeZone), entry.panes.first ?? "\(entry.method) \(entry.url)", entry.event]
-            if let status = entry.statusCode { parts.append(String(status)) }
-            if let latency = entry.latency { parts.append(Formatting.latency(latency)) }
-            if let message = entry.message { parts.append(message) }
-            let line = parts.joined(separator: "  ")
-            return needle.isEmpty || line.lowercased().contains(needle) ? line : nil
+            if !eventsShowRequests, entry.event == "Requested" { return nil }
+            let row = EventRow(entry, timeZone: timeZone)
+            return row.matches(needle) ? row : nil
         }
     }
 
+    /// The shown rows as lines of text (for tests and the headless run).
+    var shownEvents: [String] { shownEventRows.map { $0.cells.joined(separator: "  ") } }
+
     func renderEvents(into area: Rect, buffer: inout Buffer) {
         let box = area.inset(horizontal: 2, vertical: 1)
-        let room = max(1, box.height - 2)
-        let all = shownEvents
+        let room = max(1, box.height - 3)
+        let all = shownEventRows
         let end = max(0, all.count - eventScroll)
-        let lines = Array(all[max(0, end - room)..<end])
+        let rows = Array(all[max(0, end - room)..<end])
         var title = "Events (latest last)"
         if eventsOfSelectedPaneOnly, let pane = selectedPane { title += " · \(pane.title) only" }
         if !eventFilter.isEmpty || typingEventFilter { title += " · /\(eventFilter)" + (typingEventFilter ? "▏" : "") }
+        if !eventsShowRequests { title += " · requests hidden" }
         if eventScroll > 0 { title += " · \(eventScroll) newer below" }
         buffer.fill(box)
         let block = Block(title: title, rightTitle: "\(all.count) of \(eventLog.entries.count)")
         block.render(into: box, buffer: &buffer)
         let inner = block.inner(box).inset(horizontal: 1)
-        let empty = eventLog.entries.isEmpty ? "no events yet" : "no event matches"
-        for (row, line) in (lines.isEmpty ? [empty] : lines).enumerated() where row < inner.height {
-            buffer.setString(x: inner.x, y: inner.y + row, DisplayWidth.truncate(line, to: inner.width))
+        guard !rows.isEmpty else {
+            let empty = eventLog.entries.isEmpty ? "no events yet" : "no event matches"
+            buffer.setString(x: inner.x, y: inner.y, DisplayWidth.truncate(empty, to: inner.width))
+            return
         }
+        // Columns sized to the whole log, not the rows in view, so they stay put while scrolling.
+        var table = Table(
+            header: EventRow.header, rows: rows.map(\.cells), headerStyle: Style().bolded.dimmed,
+            naturalWidths: Table.naturalWidths(header: EventRow.header, rows: all.map(\.cells)))
+        // The words take what is left; the event's own name goes first when there is no room.
+        table.widthRules = [.natural, .natural, .fill, .natural]
+        table.cellStyles = rows.map { row in [Style().dimmed, nil, row.isError ? Style().fg(.red) : nil, Style().dimmed] }
+        table.render(into: inner, buffer: &buffer)
     }
 }

@@ -44,6 +44,7 @@ struct DashboardView {
     var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
     var eventScroll: Int { model.eventScroll }
     var helpScroll: Int { model.helpScroll }
+    var eventsShowRequests: Bool { model.eventsShowRequests }
     var typingEventFilter: Bool { model.typingEventFilter }
     var flash: String? { model.flash }
     var statusMessage: String? { model.statusMessage }
