@@ -37,10 +37,24 @@ static inline const char *nc_string_capability(const char *name) {
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
 
+/* Mouse reporting (button presses and the wheel, SGR encoding), when the session asked for it:
+   turned on with curses mode and off whenever the screen is left, so a shell never gets reports. */
+static int nc_mouse_wanted = 0;
+static const char nc_mouse_on_bytes[] = "\033[?1000h\033[?1006h";
+static const char nc_mouse_off_bytes[] = "\033[?1006l\033[?1000l";
+static inline void nc_want_mouse(int wanted) { nc_mouse_wanted = wanted; }
+static inline const char *nc_mouse_off_sequence(void) { return nc_mouse_off_bytes; }
+static inline void nc_mouse_reporting(int on) {
+    if (!nc_mouse_wanted) return;
+    fputs(on ? nc_mouse_on_bytes : nc_mouse_off_bytes, stdout);
+    fflush(stdout);
+}
+
 /* Leaves curses mode with the screen cleared first. A terminal that reflows lines on resize
    (tmux) narrows the alternate screen back to the size it was entered at when leaving it, and
    the lines that no longer fit went into the shell's scrollback and back into view. */
 static inline void nc_leave_screen(void) {
+    nc_mouse_reporting(0);
     const char *clear = nc_string_capability("clear");
     if (clear != NULL) {
         /* Out now, before endwin's own bytes: ncurses has flushed what it drew, and putp's stdio

@@ -27,11 +27,13 @@ public final class TerminalSession {
     private var decoder = InputDecoder()
     private var escapeTimer: DispatchWorkItem?
 
-    /// Enters curses mode on the process's terminal.
+    /// Enters curses mode on the process's terminal; with `mouse`, clicks and the wheel arrive as
+    /// `.mouse` keys (and the terminal's own selection needs Shift), until the screen is left.
     ///
     /// Throws (leaving the terminal untouched) when stdin or stdout is not a terminal or `TERM`
     /// names a terminal ncurses does not know.
-    public init() throws {
+    public init(mouse: Bool = false) throws {
+        nc_want_mouse(mouse ? 1 : 0)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(description: "standard input and output must be a terminal")
         }
@@ -95,6 +97,7 @@ public final class TerminalSession {
     /// the keypad off come from terminfo now.
     private static func armFatalSignals() {
         var reset = ""
+        reset += String(cString: nc_mouse_off_sequence())
         for capability in ["clear", "rmcup", "cnorm", "rmkx", "sgr0"] {
             if let value = nc_string_capability(capability) { reset += String(cString: value) }
         }
@@ -181,6 +184,7 @@ public final class TerminalSession {
     private static func reenterCursesMode() {
         _ = doupdate()
         if let window = nc_stdscr() { _ = keypad(window, true) }
+        nc_mouse_reporting(1)
     }
 
     /// Reads what stdin holds and decodes it ourselves (not `wget_wch`, which took a byte that

@@ -11,7 +11,7 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout"]
+    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
@@ -176,6 +176,7 @@ public enum ConfigLoader {
             file: reader.file, title: title, service: service, services: services, configure: blocks, panes: panes, layout: layout,
             bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
         spec.alerts = alerts
+        if let node = value("mouse"), let mouse = reader.bool(node, "mouse") { spec.mouse = mouse }
         return spec
     }
 

@@ -260,6 +260,25 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         overflow = []
     }
 
+    /// Whether `text` is drawn on row `y` over the cell in column `x` (for a click on a drawn button).
+    public func text(_ text: String, coversX x: Int, y: Int) -> Bool {
+        guard y >= area.y, y < area.bottom, !text.isEmpty else { return false }
+        var line = ""
+        var columns: [Int] = []  // the column of each character of `line`
+        for column in area.x..<area.right {
+            let symbol = self[column, y].symbol
+            for _ in symbol { columns.append(column) }
+            line += symbol
+        }
+        let characters = Array(line)
+        let target = Array(text)
+        guard characters.count >= target.count else { return false }
+        for start in 0...(characters.count - target.count) where Array(characters[start..<(start + target.count)]) == target {
+            if columns[start] <= x, x <= columns[start + target.count - 1] { return true }
+        }
+        return false
+    }
+
     /// The text of each row, continuation cells omitted.
     public var lines: [String] {
         (0..<area.height).map { row in

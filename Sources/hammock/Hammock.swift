@@ -172,6 +172,7 @@ struct Open: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var screen: ScreenOptions
 
     func validate() throws {
         if let metricsListen {
@@ -199,7 +200,7 @@ struct Open: AsyncParsableCommand {
         try global.apply(interactive: true, redactor: redactor)
         let status = await DashboardRunner.run(
             spec: spec, environment: ProcessInfo.processInfo.environment, cacheDirectory: cache.directory, redactor: redactor,
-            metricsListen: try metricsListen.map { try ListenAddress(parsing: $0) })
+            metricsListen: try metricsListen.map { try ListenAddress(parsing: $0) }, mouse: screen.mouse(configured: spec.mouse))
         leave(status)
     }
 }
@@ -218,6 +219,7 @@ struct Demo: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var screen: ScreenOptions
 
     static let preferredPort: UInt16 = 8731
 
@@ -255,7 +257,7 @@ struct Demo: AsyncParsableCommand {
         // The terminal is restored when this returns; the server goes with the process.
         // Its failing panes are there to show how failures look, not a broken install.
         let status = await DashboardRunner.run(
-            spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor,
+            spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor, mouse: screen.mouse(configured: spec.mouse),
             greeting: "Demo: Payments, Flaky and Slow report fail on purpose · ? explains the symbols")
         if path != "config/demo.yaml" { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         leave(status)

@@ -15,7 +15,7 @@ import TerminalUI
 enum DashboardRunner {
     static func run(
         spec: DashboardSpec, environment: [String: String], cacheDirectory: URL?, redactor: SharedRedactor, metricsListen: ListenAddress? = nil,
-        greeting: String? = nil
+        mouse: Bool = false, greeting: String? = nil
     ) async -> Int32 {
         // Before the screen takes over: a cache that cannot be used is said on the status line,
         // an address the metrics cannot listen on ends the run with the reason.
@@ -33,7 +33,7 @@ enum DashboardRunner {
         }
         let session: TerminalSession
         do {
-            session = try TerminalSession()
+            session = try TerminalSession(mouse: mouse)
         } catch {
             printError("hammock: \(error)")
             return 1

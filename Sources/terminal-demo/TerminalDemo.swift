@@ -13,7 +13,7 @@ struct TerminalDemo {
     static func main() async {
         let session: TerminalSession
         do {
-            session = try TerminalSession()
+            session = try TerminalSession(mouse: CommandLine.arguments.contains("--mouse"))
         } catch {
             let message = "terminal-demo: \(error)\n"
             _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }

@@ -208,6 +208,35 @@ struct EndToEndTests {
         if how == "C-z" { kill(pid, SIGKILL) }
     }
 
+    /// Mouse reporting is on while the screen is (SGR reports decoded into clicks), and off
+    /// whenever it is left: a quit, a crash, a suspend. A shell must never get mouse reports.
+    @Test(arguments: ["q", "SIGABRT", "C-z"])
+    func mouseReportingIsOnOnlyWhileTheScreenIs(how: String) throws {
+        let tmux = try TmuxHarness(command: "SWIFT_BACKTRACE=enable=no '\(binary)' --mouse 2>/dev/null")
+        let pid = try tmux.waitForFrame(size: "80x24")
+        func mouseModes() throws -> String {
+            try tmux.tmux(["display", "-p", "-t", "e2e", "#{mouse_standard_flag} #{mouse_sgr_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try mouseModes() == "1 1")
+        // A left click at column 5, row 3 (1-based), as a terminal reports it.
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H", "1b", "5b", "3c", "30", "3b", "35", "3b", "33", "4d"])
+        _ = try tmux.waitForScreen("the click") { $0.contains { $0.contains("Click0@4,2") } }
+        switch how {
+        case "SIGABRT": kill(pid, SIGABRT)
+        default: try tmux.sendKeys(how)
+        }
+        if how == "C-z" {
+            try waitForState(pid, "T", in: tmux)
+            #expect(try mouseModes() == "0 0", "off while suspended")
+            kill(pid, SIGCONT)
+            _ = try tmux.waitForScreen("the screen again") { $0.first?.hasPrefix("terminal-demo") == true }
+            #expect(try mouseModes() == "1 1", "on again after resuming")
+            try tmux.sendKeys("q")
+        }
+        _ = try tmux.waitForExit()
+        #expect(try mouseModes() == "0 0", "off after \(how)")
+    }
+
     @Test func ctrlCIsAKeyThatQuits() throws {
         let tmux = try TmuxHarness(command: "'\(binary)'")
         try tmux.waitForFrame(size: "80x24")

@@ -45,6 +45,14 @@ import Testing
         #expect(found.first?.hasPrefix(#"hammock.yaml:3:37: unknown show mode "x␤✓ hammock.yaml: 1 pane␤✓""#) == true, "\(found)")
     }
 
+    /// `mouse:` is on by default, off with `false`, and anything but a boolean is a problem.
+    @Test func mouseIsOnUnlessTheConfigSaysFalse() throws {
+        let panes = "service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a }\n"
+        #expect(try ConfigLoader.parse(panes, file: "hammock.yaml", environment: [:]).mouse)
+        #expect(try !ConfigLoader.parse("mouse: false\n" + panes, file: "hammock.yaml", environment: [:]).mouse)
+        #expect(problems("mouse: sometimes\n" + panes).first?.hasPrefix("hammock.yaml:1:8: mouse") == true, "\(problems("mouse: sometimes\n" + panes))")
+    }
+
     @Test func emptyFile() {
         #expect(problems("") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
         #expect(problems("# only a comment\n") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])

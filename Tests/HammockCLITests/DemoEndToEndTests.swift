@@ -72,6 +72,32 @@ struct DemoEndToEndTests {
         #expect(try tmux.waitForExit() == "exit 0 icanon echo")
     }
 
+    /// Mouse reporting is on in the dashboard unless `--no-mouse` (then the terminal keeps the
+    /// mouse for selecting text), and off again once it quits.
+    @Test(arguments: [[], ["--no-mouse"]])
+    func theMouseIsTheDashboardsUnlessNoMouse(flags: [String]) throws {
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo \(flags.joined(separator: " "))", columns: 100, rows: 30,
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache")])
+        _ = try tmux.waitForScreen("the demo") { $0.first?.hasPrefix(" Demo Shop API") == true }
+        func mouse() throws -> String {
+            try tmux.tmux(["display", "-p", "-t", "e2e", "#{mouse_standard_flag}#{mouse_sgr_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try mouse() == (flags.isEmpty ? "11" : "00"))
+        if flags.isEmpty {
+            // A double click on the Payments pane zooms it.
+            let screen = try tmux.capture()
+            let y = try #require(screen.firstIndex { $0.contains("Payments") })
+            let x = try #require(screen[y].range(of: "Payments")).lowerBound.utf16Offset(in: screen[y]) + 1
+            let report = Array("\u{1B}[<0;\(x + 1);\(y + 1)M".utf8).map { String(format: "%02x", $0) }
+            try tmux.tmux(["send-keys", "-t", "e2e", "-H"] + report + report)
+            _ = try tmux.waitForScreen("Payments zoomed") { $0.last?.contains("[1 data]") == true && $0[1].contains("Payments") }
+        }
+        try tmux.sendKeys("q", "q")
+        _ = try tmux.waitForExit()
+        #expect(try mouse() == "00")
+    }
+
     /// The header's clock is the system's local time as the C library reads it: `TZ` here, a
     /// POSIX rule (no zone files needed) for UTC+5:45.
     @Test func theHeaderClockFollowsTZ() throws {

@@ -16,6 +16,21 @@ import Testing
         #expect(keys([[0x03, 0x1A, 0x09, 0x0D, 0x0A, 0x7F, 0x08, 0x00]]) == [.ctrl("c"), .ctrl("z"), .tab, .enter, .enter, .backspace, .backspace, .ctrl("@")])
     }
 
+    /// SGR (1006) mouse reports, as xterm and tmux send them: 1-based cells become 0-based; a
+    /// report cut across reads waits for its rest; motion and odd buttons are dropped, and what
+    /// follows is still read.
+    @Test func sgrMouseReportsBecomeMouseEvents() {
+        #expect(keys([bytes("\u{1B}[<0;12;5M\u{1B}[<0;12;5m")]) == [.mouse(MouseEvent(.press(button: 0), x: 11, y: 4)), .mouse(MouseEvent(.release, x: 11, y: 4))])
+        #expect(keys([bytes("\u{1B}[<64;1;1M\u{1B}[<65;80;24M")]) == [.mouse(MouseEvent(.wheelUp, x: 0, y: 0)), .mouse(MouseEvent(.wheelDown, x: 79, y: 23))])
+        #expect(keys([bytes("\u{1B}[<2;3;4M")]) == [.mouse(MouseEvent(.press(button: 2), x: 2, y: 3))])
+        #expect(keys([bytes("\u{1B}[<16;3;4M")]) == [.mouse(MouseEvent(.press(button: 0), x: 2, y: 3))], "ctrl-click is a click")
+        #expect(keys([bytes("\u{1B}[<3"), bytes("2;3;4M"), bytes("q")]) == [.character("q")], "a drag is dropped, split or not")
+        #expect(keys([bytes("\u{1B}[<0;0;4Mx\u{1B}[<0;;Mz")]) == [.character("x"), .character("z")], "no cell 0, no empty fields")
+        var decoder = InputDecoder()
+        #expect(decoder.feed(bytes("\u{1B}[<0;1")) == [])
+        #expect(decoder.feed(bytes("20;40Mj")) == [.mouse(MouseEvent(.press(button: 0), x: 119, y: 39)), .character("j")])
+    }
+
     @Test func aCharacterSplitAcrossReadsWaitsForItsRest() {
         var decoder = InputDecoder()
         #expect(decoder.feed([0xC3]).isEmpty, "half of é: nothing yet, and not the end of input")

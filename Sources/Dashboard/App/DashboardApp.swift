@@ -267,6 +267,8 @@ public final class DashboardApp {
     /// Messages waiting while `send` carries out effects (a load reports `requested` at once).
     private var pending: [DashboardMessage] = []
     private var sending = false
+    /// Where and when the last left press was, to tell a double click.
+    private var lastPress: (x: Int, y: Int, time: TimeInterval)?
 
     /// The one way to change the dashboard: `update`, then its effects, then whatever messages
     /// those caused, in order.
@@ -292,7 +294,36 @@ public final class DashboardApp {
     /// reads is the model.
     private func process(_ message: DashboardMessage) {
         if case .probesChanged = message {} else { catchUp() }
+        if case .key(.mouse(let event)) = message, event.isLeftPress {
+            for click in clicked(event) {
+                for effect in model.update(click, world: self) { perform(effect) }
+            }
+            return
+        }
         for effect in model.update(message, world: self) { perform(effect) }
+    }
+
+    /// A left press at the cell of the one before, this soon after it, is a double click.
+    static let doubleClickInterval: TimeInterval = 0.4
+
+    /// What a left click means, from what is on screen: a second press soon at the same place is
+    /// a double click (the terminal does not say), and a press on a pane's "[t] Try again" is the
+    /// click that chooses the pane, then `t`.
+    private func clicked(_ event: MouseEvent) -> [DashboardMessage] {
+        var event = event
+        let now = clock.now
+        if let last = lastPress, last.y == event.y, abs(last.x - event.x) <= 1, now - last.time <= Self.doubleClickInterval {
+            event.clicks = 2
+            lastPress = nil
+        } else {
+            lastPress = (event.x, event.y, now)
+        }
+        var messages: [DashboardMessage] = [.key(.mouse(event))]
+        if event.clicks == 1, model.mode == .normal, !model.isZoomed,
+            terminal?.lastFrame.text(StatusOverlay.retryLabel, coversX: event.x, y: event.y) == true {
+            messages.append(.key(.character("t")))
+        }
+        return messages
     }
 
     private func perform(_ effect: DashboardEffect) {

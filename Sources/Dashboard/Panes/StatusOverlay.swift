@@ -9,6 +9,9 @@ import ResourceEngine
 /// every observed resource that has an error and tracks what it returns as a manual load.
 @MainActor
 public final class StatusOverlay: ResourceObserver {
+    /// The button an error shows: `t`, or a click on it, retries.
+    public static let retryLabel = "[t] Try again"
+
     /// What the overlay shows.
     public enum State: Equatable, Sendable {
         case loading

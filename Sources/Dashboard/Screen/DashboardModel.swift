@@ -204,7 +204,7 @@ extension DashboardModel {
     // MARK: Selection
 
     /// Chooses the pane at `index` of `visible`.
-    private mutating func select(_ index: Int, in visible: [PaneState]) {
+    mutating func select(_ index: Int, in visible: [PaneState]) {
         chosenIndex = max(0, min(index, visible.count - 1))
         chosenPane = visible.indices.contains(chosenIndex) ? visible[chosenIndex].id : nil
     }
@@ -217,7 +217,8 @@ extension DashboardModel {
 
     // MARK: Keys
 
-    private mutating func keyPressed(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
+    mutating func keyPressed(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
+        if case .mouse(let event) = key { return mouse(event, world: world) }
         switch KeyMap.action(for: key, in: .anywhere) {
         case .interrupt: return [.quit(130)]
         case .suspend: return [.suspend]

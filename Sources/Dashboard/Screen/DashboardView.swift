@@ -128,7 +128,7 @@ extension DashboardView {
     private func renderGrid(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
         let shape = GridShape(gridColumns: gridColumns, size: size, paneCount: visible.count)
         if shape.isList {
-            renderCollapsed(visible, into: area, buffer: &buffer)
+            renderCollapsed(visible, shape: shape, into: area, buffer: &buffer)
             return
         }
         let selection = selectionIndex(in: visible)
@@ -138,10 +138,10 @@ extension DashboardView {
     }
 
     /// One line per pane; the window scrolls to keep the selection in view.
-    private func renderCollapsed(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
+    private func renderCollapsed(_ visible: [PaneState], shape: GridShape, into area: Rect, buffer: inout Buffer) {
         let capacity = area.height
         let selection = selectionIndex(in: visible)
-        let first = max(0, min(selection - capacity + 1, visible.count - capacity))
+        let first = shape.listStart(selection: selection, count: visible.count)
         var titleWidth = 0
         for pane in visible { titleWidth = max(titleWidth, min(24, pane.titleWidth)) }
         for (row, index) in (first..<min(visible.count, first + capacity)).enumerated() {
@@ -374,7 +374,7 @@ extension DashboardView {
         }
         var lines: [(String, Style)] = [("Unable to load data.", Style().bolded)]
         lines += detailLines.map { ($0, Style().fg(.red)) }
-        lines.append(("[t] Try again      \(age)", Style().dimmed))
+        lines.append(("\(StatusOverlay.retryLabel)      \(age)", Style().dimmed))
         if lines.count > area.height { lines.remove(at: 0) }
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (offset, line) in lines.enumerated() where top + offset < area.bottom {

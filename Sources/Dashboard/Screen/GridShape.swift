@@ -24,6 +24,28 @@ struct GridShape: Equatable {
         capacity = isList ? max(1, height) : max(1, paneCount)
     }
 
+    /// The first pane in view of a list whose selection is `selection`: the window scrolls to keep
+    /// the selection on screen.
+    func listStart(selection: Int, count: Int) -> Int {
+        max(0, min(selection - capacity + 1, count - capacity))
+    }
+
+    /// Where the panes are: the screen between the header and the footer.
+    static func body(of size: Size) -> Rect {
+        Rect(x: 0, y: 1, width: size.columns, height: max(0, size.rows - chromeRows))
+    }
+
+    /// The pane drawn at cell (`x`, `y`), as an index into the `count` panes in view, or nil.
+    func pane(atX x: Int, y: Int, size: Size, selection: Int, count: Int) -> Int? {
+        let body = Self.body(of: size)
+        guard count > 0, body.contains(x: x, y: y) else { return nil }
+        if isList {
+            let index = listStart(selection: selection, count: count) + (y - body.y)
+            return index < count ? index : nil
+        }
+        return Layout.grid(body, count: count, columns: columns).firstIndex { $0.contains(x: x, y: y) }
+    }
+
     /// Where a movement key takes the selection from `selection` among `count` panes, or nil when
     /// it stays (the key is not a movement, or there is nowhere to go).
     func move(_ action: KeyAction, from selection: Int, count: Int) -> Int? {

@@ -17,6 +17,9 @@ public struct DashboardSpec: Sendable {
     /// The top-level `alerts:` section: every pane's defaults (each pane's own are in its spec).
     public var alerts = AlertSpec()
     public var layout: LayoutSpec
+    /// `mouse:` — clicks and the wheel work in the dashboard (true, the default); false leaves the
+    /// mouse to the terminal, for selecting text as before.
+    public var mouse = true
     /// Secret values whose places are not kept: environment and file values in request bodies,
     /// login requests, digest and OAuth2 credentials.
     public var bodySecrets: [String] = []

@@ -101,6 +101,10 @@ public struct InputDecoder: Sendable {
     }
 
     static func csi(parameters: String, final: UInt8) -> KeyEvent? {
+        if parameters.hasPrefix("<") {
+            guard final == UInt8(ascii: "M") || final == UInt8(ascii: "m") else { return nil }
+            return MouseEvent.sgr(parameters: parameters, final: final).map(KeyEvent.mouse)
+        }
         let first = parameters.split(separator: ";", omittingEmptySubsequences: false).first.flatMap { Int($0) }
         switch final {
         case UInt8(ascii: "A"): return .up

@@ -1,4 +1,5 @@
-/// A key press, independent of the terminal library that read it.
+/// A key press (or a mouse report, which arrives in the same stream), independent of the terminal
+/// library that read it.
 public enum KeyEvent: Sendable, Hashable, CustomStringConvertible {
     case character(Character)
     case ctrl(Character)
@@ -6,6 +7,8 @@ public enum KeyEvent: Sendable, Hashable, CustomStringConvertible {
     case tab, backTab, enter, escape, backspace, delete
     case pageUp, pageDown, home, end
     case function(Int)
+    /// A click or a turn of the wheel (SGR reports, `ESC [ < b ; x ; y M`), when mouse reporting is on.
+    case mouse(MouseEvent)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum KeyEvent: Sendable, Hashable, CustomStringConvertible {
         case .home: "Home"
         case .end: "End"
         case .function(let n): "F\(n)"
+        case .mouse(let event): "\(event)"
         }
     }
 }
