@@ -37,6 +37,19 @@ extension ConfigLoader {
         if let entry = pane.value("history") {
             if let count = reader.int(entry.value, "history", range: 2...10_000) { history = count } else { pane.ok = false }
         }
+        var size = PaneSize.columns(1)
+        if let entry = pane.value("size") {
+            if entry.value.scalar?.string == "full" {
+                size = .full
+            } else if let text = entry.value.scalar?.string, Int(text) == nil, Double(text) == nil {
+                reader.problem(at: entry.value, "size must be full or a number of columns (1 to 12), not \"\(text)\"")
+                pane.ok = false
+            } else if let columns = reader.int(entry.value, "size", range: 1...12) {
+                size = .columns(columns)
+            } else {
+                pane.ok = false
+            }
+        }
         let expectations = readPaneExpectations(&pane, reader: &reader)
         let transport = readPaneTransport(&pane, reader: &reader)
         let processing = readPaneProcessing(&pane, defaultAlerts: defaultAlerts, reader: &reader)
@@ -55,6 +68,7 @@ extension ConfigLoader {
         spec.backoff = cadence.backoff
         spec.thresholds = display.thresholds
         spec.alerts = processing.alerts
+        spec.size = size
         return spec
     }
 }

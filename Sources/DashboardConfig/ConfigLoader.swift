@@ -16,7 +16,7 @@ public enum ConfigLoader {
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff", "size"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -169,7 +169,14 @@ public enum ConfigLoader {
         if let node = value("layout"), let layoutEntries = reader.mapping(node, "layout") {
             reader.checkKeys(layoutEntries, allowed: layoutKeys, in: "layout")
             if let columns = layoutEntries.first(where: { $0.key == "columns" }) {
-                layout.columns = reader.int(columns.value, "layout.columns", range: 1...12) ?? layout.columns
+                if columns.value.scalar?.string == "auto" {
+                    layout.autoColumns = true
+                    layout.columns = 12
+                } else if let text = columns.value.scalar?.string, Int(text) == nil, Double(text) == nil {
+                    reader.problem(at: columns.value, "layout.columns must be auto or a number of columns (1 to 12), not \"\(text)\"")
+                } else {
+                    layout.columns = reader.int(columns.value, "layout.columns", range: 1...12) ?? layout.columns
+                }
             }
         }
         var spec = DashboardSpec(

@@ -1,3 +1,4 @@
+import Foundation
 import DashboardConfig
 import Testing
 
@@ -51,6 +52,20 @@ import Testing
         #expect(try ConfigLoader.parse(panes, file: "hammock.yaml", environment: [:]).mouse)
         #expect(try !ConfigLoader.parse("mouse: false\n" + panes, file: "hammock.yaml", environment: [:]).mouse)
         #expect(problems("mouse: sometimes\n" + panes).first?.hasPrefix("hammock.yaml:1:8: mouse") == true, "\(problems("mouse: sometimes\n" + panes))")
+    }
+
+    @Test func layoutColumnsAndPaneSizes() throws {
+        let text = "service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a, size: full }\n  - { title: B, resource: /b, size: 2 }\n  - { title: C, resource: /c }\nlayout: { columns: auto }\n"
+        let spec = try ConfigLoader.parse(text, file: "hammock.yaml", environment: [:])
+        #expect(spec.panes.map(\.size) == [.full, .columns(2), .columns(1)])
+        #expect(spec.layout.autoColumns)
+        #expect(problems(text.replacingOccurrences(of: "size: 2", with: "size: big")) == [
+            #"hammock.yaml:4:37: size must be full or a number of columns (1 to 12), not "big""#
+        ])
+        #expect(problems(text.replacingOccurrences(of: "columns: auto", with: "columns: wide")) == [
+            #"hammock.yaml:6:20: layout.columns must be auto or a number of columns (1 to 12), not "wide""#
+        ])
+        #expect(problems(text.replacingOccurrences(of: "size: 2", with: "size: 13")) == ["hammock.yaml:4:37: size must be between 1 and 12, not 13"])
     }
 
     @Test func emptyFile() {

@@ -291,4 +291,54 @@ import Testing
         try await h.settle()
         #expect(!h.screen.contains { $0.contains("┌ Keys ") })
     }
+
+    /// `size: full` takes a row of its own and `size: 2` two columns of one; up and down go to
+    /// the pane under the middle of the selected one.
+    @Test func panesSpanTheColumnsTheirSizeAsksFor() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: Top, resource: /a, size: full }
+              - { title: A, resource: /a }
+              - { title: B, resource: /a }
+              - { title: C, resource: /a }
+              - { title: Wide, resource: /a, size: 2 }
+              - { title: E, resource: /a }
+            layout:
+              columns: 3
+            """, columns: 90, rows: 20)
+        h.stub("a", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        let tops = h.screen.filter { $0.hasPrefix("┌") }.map { line in
+            line.split(separator: "┌").map { "┌" + $0.prefix(while: { $0 != "─" }).trimmingCharacters(in: .whitespaces) + " \(DisplayWidth.of("┌" + $0))" }
+        }
+        #expect(tops == [["┌▸ Top 90"], ["┌A 30", "┌B 30", "┌C 30"], ["┌Wide 60", "┌E 30"]], "\(h.screen)")
+        _ = try await h.press(.character("j"))
+        #expect(h.app.selectedPane?.probe.spec.title == "B", "under the middle of Top")
+        _ = try await h.press(.character("j"))
+        #expect(h.app.selectedPane?.probe.spec.title == "Wide")
+        _ = try await h.press(.character("l"), .character("k"))
+        #expect(h.app.selectedPane?.probe.spec.title == "C", "above the middle of E")
+        _ = try await h.press(.pageUp)
+        #expect(h.app.selectedPane?.probe.spec.title == "Top")
+    }
+
+    /// `columns: auto`: as many 40-column panes as the width holds, one at the least.
+    @Test(arguments: [(130, 3), (80, 2), (50, 1)])
+    func autoColumnsFollowTheWidth(width: Int, columns: Int) async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: A, resource: /a }
+              - { title: B, resource: /a }
+              - { title: C, resource: /a }
+            layout: { columns: auto }
+            """, columns: width, rows: 30)
+        h.stub("a", .json("{}"))
+        h.app.start()
+        try await h.settle()
+        let first = try #require(h.screen.first { $0.hasPrefix("┌") })
+        #expect(first.components(separatedBy: "┌").count - 1 == columns, "\(first)")
+    }
 }

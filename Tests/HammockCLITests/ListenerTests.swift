@@ -102,7 +102,10 @@ import Testing
         let before = try await hits(server)
         try await Task.sleep(for: .seconds(3))
         let during = try await hits(server) - before
-        #expect(Double(during) >= 0.75 * Double(beforeFlood), "probing goes on during the flood: \(during) probes in 3 s, \(beforeFlood) before")
+        // Against the rate before, but never more than the cadence asks for (200 panes a second):
+        // the window before can hold a few late first probes on top.
+        let expected = min(beforeFlood, 200 * 3)
+        #expect(Double(during) >= 0.75 * Double(expected), "probing goes on during the flood: \(during) probes in 3 s, \(beforeFlood) before")
         #expect(residentMiB(prober.pid) < 150, "memory stays bounded: \(residentMiB(prober.pid)) MiB")
         for fd in sockets { close(fd) }
         sockets = []

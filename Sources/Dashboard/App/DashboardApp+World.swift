@@ -7,7 +7,7 @@ extension DashboardApp: ScreenWorld {
     public var size: Size { terminal?.size ?? Size(columns: 80, rows: 24) }
 
     /// Columns the grid uses at the current width.
-    public var gridColumns: Int { DashboardView.gridColumns(layout: spec.layout.columns, width: size.columns) }
+    public var gridColumns: Int { GridShape.columns(for: spec.layout, width: size.columns) }
 
     public func shownEventCount(_ model: DashboardModel) -> Int {
         view(of: model).shownEvents.count

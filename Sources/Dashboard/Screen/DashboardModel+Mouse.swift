@@ -1,3 +1,4 @@
+import DashboardConfig
 import TerminalUI
 
 @MainActor
@@ -18,7 +19,7 @@ extension DashboardModel {
         case .press(button: 0):
             guard mode == .normal, !isZoomed else { return [] }
             let visible = visiblePanes
-            let shape = GridShape(gridColumns: world.gridColumns, size: world.size, paneCount: visible.count)
+            let shape = GridShape(gridColumns: world.gridColumns, size: world.size, sizes: visible.map(\.spec.size))
             let selection = selectionIndex(in: visible, id: \.id)
             guard let index = shape.pane(atX: event.x, y: event.y, size: world.size, selection: selection, count: visible.count) else { return [] }
             select(index, in: visible)

@@ -399,7 +399,7 @@ extension DashboardModel {
         let count = visible.count
         let selection = selectionIndex(in: visible, id: \.id)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
-        let shape = GridShape(gridColumns: world.gridColumns, size: world.size, paneCount: count)
+        let shape = GridShape(gridColumns: world.gridColumns, size: world.size, sizes: visible.map(\.spec.size))
         let action = KeyMap.action(for: key, in: .grid)
         if let action, let target = shape.move(action, from: selection, count: count) {
             select(target, in: visible)

@@ -78,16 +78,10 @@ struct DashboardView {
 extension DashboardView {
     /// The smallest terminal the dashboard draws in.
     public static let minimumSize = Size(columns: 30, rows: 6)
-    /// Narrowest pane in the grid.
-    static let minimumPaneWidth = 24
 
     /// Columns the grid uses at the current width.
-    var gridColumns: Int { Self.gridColumns(layout: spec.layout.columns, width: size.columns) }
+    var gridColumns: Int { GridShape.columns(for: spec.layout, width: size.columns) }
 
-    /// The grid's columns for a layout's and a width.
-    static func gridColumns(layout: Int, width: Int) -> Int {
-        max(1, min(layout, width / minimumPaneWidth))
-    }
 
     func render(into buffer: inout Buffer) {
         drawn.panes.removeAll(keepingCapacity: true)
@@ -126,13 +120,13 @@ extension DashboardView {
     // MARK: Grid
 
     private func renderGrid(_ visible: [PaneState], into area: Rect, buffer: inout Buffer) {
-        let shape = GridShape(gridColumns: gridColumns, size: size, paneCount: visible.count)
+        let shape = GridShape(gridColumns: gridColumns, size: size, sizes: visible.map(\.spec.size))
         if shape.isList {
             renderCollapsed(visible, shape: shape, into: area, buffer: &buffer)
             return
         }
         let selection = selectionIndex(in: visible)
-        for (index, rect) in Layout.grid(area, count: visible.count, columns: shape.columns).enumerated() {
+        for (index, rect) in shape.rects.enumerated() {
             renderPane(visible[index], selected: index == selection, into: rect, buffer: &buffer, zoomed: false)
         }
     }

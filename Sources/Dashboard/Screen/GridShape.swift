@@ -1,27 +1,79 @@
+import DashboardConfig
 import TerminalUI
 
-/// How the grid shows its panes at a size: in columns of panes, or, when they would be too short,
-/// as a list of one line per pane. The view draws by it and `update` moves the selection by it, so
-/// a key moves to the pane the user sees next to the selected one.
+/// How the grid shows its panes at a size: in rows of panes (each spanning the columns its
+/// `size:` asks for, a `size: full` pane a row of its own), or, when they would be too short, as a
+/// list of one line per pane. The view draws by it and `update` moves the selection and finds the
+/// pane under a click by it, so a key moves to the pane the user sees next to the selected one.
 struct GridShape: Equatable {
-    /// Panes across (1 in a list).
+    /// Panes across a row (1 in a list).
     let columns: Int
     /// One line per pane.
     let isList: Bool
     /// Panes in view at once.
     let capacity: Int
+    /// Where each pane is drawn (empty in a list).
+    let rects: [Rect]
 
     /// Below this many rows per pane, panes collapse to one line each.
     static let minimumPaneHeight = 4
     /// Rows of the screen that are not the panes': the header and the footer.
     static let chromeRows = 2
+    /// Narrowest pane in the grid.
+    static let minimumPaneWidth = 24
 
-    init(gridColumns: Int, size: Size, paneCount: Int) {
-        let height = max(0, size.rows - Self.chromeRows)
-        let rows = max(1, (paneCount + gridColumns - 1) / gridColumns)
-        isList = height / rows < Self.minimumPaneHeight
+    /// The grid's columns for a layout at a width: the layout's (or, with `auto`, as many as fit
+    /// at `LayoutSpec.autoPaneWidth`), never so many that a pane is narrower than the minimum.
+    static func columns(for layout: LayoutSpec, width: Int) -> Int {
+        let wanted = layout.autoColumns ? width / LayoutSpec.autoPaneWidth : layout.columns
+        return max(1, min(wanted, width / minimumPaneWidth))
+    }
+
+    /// The shape of `sizes` (one per pane in view, in order) at `size`, in rows of `gridColumns`.
+    init(gridColumns: Int, size: Size, sizes: [PaneSize]) {
+        let body = Self.body(of: size)
+        let rows = Self.rows(sizes, columns: gridColumns)
+        isList = rows.isEmpty ? false : body.height / rows.count < Self.minimumPaneHeight
         columns = isList ? 1 : gridColumns
-        capacity = isList ? max(1, height) : max(1, paneCount)
+        capacity = isList ? max(1, body.height) : max(1, sizes.count)
+        rects = isList ? [] : Self.rects(rows, in: body)
+    }
+
+    /// Panes of one column each (tests, and callers that know only a count).
+    init(gridColumns: Int, size: Size, paneCount: Int) {
+        self.init(gridColumns: gridColumns, size: size, sizes: Array(repeating: .columns(1), count: paneCount))
+    }
+
+    /// The panes packed into rows, left to right: each row's panes and the columns each spans.
+    private static func rows(_ sizes: [PaneSize], columns: Int) -> [[(index: Int, span: Int)]] {
+        var rows: [[(index: Int, span: Int)]] = []
+        var used = columns
+        for (index, size) in sizes.enumerated() {
+            let span: Int
+            switch size {
+            case .full: span = columns
+            case .columns(let wanted): span = max(1, min(wanted, columns))
+            }
+            if used + span > columns {
+                rows.append([])
+                used = 0
+            }
+            rows[rows.count - 1].append((index, span))
+            used += span
+        }
+        return rows
+    }
+
+    /// Equal rows; in each, the panes share the width by their spans (a row not full widens its
+    /// panes to use it all).
+    private static func rects(_ rows: [[(index: Int, span: Int)]], in body: Rect) -> [Rect] {
+        var rects = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: rows.reduce(0) { $0 + $1.count })
+        let rowRects = Layout.vertical(Array(repeating: .fill(1), count: rows.count)).split(body)
+        for (row, area) in zip(rows, rowRects) {
+            let cells = Layout.horizontal(row.map { .fill($0.span) }).split(area)
+            for (pane, cell) in zip(row, cells) { rects[pane.index] = cell }
+        }
+        return rects
     }
 
     /// The first pane in view of a list whose selection is `selection`: the window scrolls to keep
@@ -43,11 +95,12 @@ struct GridShape: Equatable {
             let index = listStart(selection: selection, count: count) + (y - body.y)
             return index < count ? index : nil
         }
-        return Layout.grid(body, count: count, columns: columns).firstIndex { $0.contains(x: x, y: y) }
+        return rects.firstIndex { $0.contains(x: x, y: y) }
     }
 
     /// Where a movement key takes the selection from `selection` among `count` panes, or nil when
-    /// it stays (the key is not a movement, or there is nowhere to go).
+    /// it stays (the key is not a movement, or there is nowhere to go). Up and down go to the pane
+    /// above or below the middle of the selected one, as the eye does.
     func move(_ action: KeyAction, from selection: Int, count: Int) -> Int? {
         guard count > 0 else { return nil }
         let last = count - 1
@@ -55,24 +108,33 @@ struct GridShape: Equatable {
         switch action {
         case .selectNext: target = (selection + 1) % count
         case .selectPrevious: target = (selection - 1 + count) % count
-        case .moveRight: target = isList ? selection : min(last, selection + 1)
-        case .moveLeft: target = isList ? selection : max(0, selection - 1)
-        case .moveDown: target = selection + columns <= last ? selection + columns : selection
-        case .moveUp: target = selection - columns >= 0 ? selection - columns : selection
-        case .pageDown: target = isList ? min(last, selection + capacity) : Self.sameColumn(last, as: selection, columns: columns)
-        case .pageUp: target = isList ? max(0, selection - capacity) : selection % columns
         case .top: target = 0
         case .bottom: target = last
+        case .moveRight: target = isList ? selection : min(last, selection + 1)
+        case .moveLeft: target = isList ? selection : max(0, selection - 1)
+        case .moveDown, .moveUp, .pageDown, .pageUp:
+            if isList {
+                let step = action == .moveDown ? 1 : action == .moveUp ? -1 : action == .pageDown ? capacity : -capacity
+                target = max(0, min(last, selection + step))
+            } else {
+                target = vertical(from: selection, down: action == .moveDown || action == .pageDown, all: action == .pageDown || action == .pageUp) ?? selection
+            }
         default: return nil
         }
         return target == selection ? nil : target
     }
 
-    /// The last pane at or before `last` in the column of `selection`.
-    private static func sameColumn(_ last: Int, as selection: Int, columns: Int) -> Int {
-        let column = selection % columns
-        let lastRowStart = last - last % columns
-        let candidate = lastRowStart + column
-        return candidate <= last ? candidate : candidate - columns
+    /// The pane in the next row down (or up), or in the last (or first) row with `all`, under
+    /// the middle of the pane at `selection`; nil when there is none.
+    private func vertical(from selection: Int, down: Bool, all: Bool) -> Int? {
+        guard rects.indices.contains(selection) else { return nil }
+        let from = rects[selection]
+        let middle = from.x + from.width / 2
+        let rowTops = Set(rects.map(\.y)).sorted()
+        let candidates = rowTops.filter { down ? $0 > from.y : $0 < from.y }
+        guard let rowTop = all ? (down ? candidates.last : candidates.first) : (down ? candidates.first : candidates.last) else { return nil }
+        let inRow = rects.indices.filter { rects[$0].y == rowTop }
+        return inRow.first { rects[$0].x <= middle && middle < rects[$0].right }
+            ?? inRow.min { abs(rects[$0].x + rects[$0].width / 2 - middle) < abs(rects[$1].x + rects[$1].width / 2 - middle) }
     }
 }

@@ -33,6 +33,8 @@ public struct PaneSpec: Sendable {
     public var overlay: [OverlayRule]?
     /// How many recent probes to keep for the latency history (sparkline, p50/p95).
     public var history: Int
+    /// How much of its row the pane takes (`size: 2`, `size: full`); one column by default.
+    public var size = PaneSize.columns(1)
     /// Conditions every response must meet; a pane that misses one is failing.
     public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.
@@ -116,5 +118,22 @@ public enum OverlayRule: String, CaseIterable, Sendable {
 
 /// The `layout:` section.
 public struct LayoutSpec: Sendable {
+    /// Panes across (fewer when the terminal is too narrow for them).
     public var columns: Int
+    /// `columns: auto`: as many as the terminal's width gives room for, at `autoPaneWidth` each.
+    public var autoColumns = false
+
+    /// A pane's width with `columns: auto`.
+    public static let autoPaneWidth = 40
+
+    public init(columns: Int, autoColumns: Bool = false) {
+        self.columns = columns
+        self.autoColumns = autoColumns
+    }
+}
+
+/// A pane's `size:` in the grid: how many columns of a row it spans, or the whole row.
+public enum PaneSize: Sendable, Equatable {
+    case columns(Int)
+    case full
 }
