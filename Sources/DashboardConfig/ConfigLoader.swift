@@ -11,7 +11,7 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse"]
+    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
@@ -184,7 +184,31 @@ public enum ConfigLoader {
             bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
         spec.alerts = alerts
         if let node = value("mouse"), let mouse = reader.bool(node, "mouse") { spec.mouse = mouse }
+        if let node = value("theme") { spec.theme = readTheme(node, reader: &reader) }
         return spec
+    }
+
+    /// `theme: light`, or `theme: { base: light, ok: 28, failing: 160 }` (256-colour indexes).
+    static func readTheme(_ node: Node, reader: inout NodeReader) -> ThemeSpec {
+        func base(_ node: Node) -> ThemeSpec.Base? {
+            guard let name = reader.string(node, "theme") else { return nil }
+            if let base = ThemeSpec.Base(rawValue: name) { return base }
+            let names = ThemeSpec.Base.allCases.map(\.rawValue)
+            reader.problem(at: node, "unknown theme \"\(name)\" (one of \(names.joined(separator: ", ")))" + Suggestions.hint(for: name, in: names))
+            return nil
+        }
+        if case .scalar = node { return ThemeSpec(base: base(node) ?? .terminal) }
+        guard let entries = reader.mapping(node, "theme") else { return ThemeSpec() }
+        reader.checkKeys(entries, allowed: ["base"] + ThemeSpec.Role.allCases.map(\.rawValue), in: "theme")
+        var theme = ThemeSpec()
+        for entry in entries {
+            if entry.key == "base" {
+                theme.base = base(entry.value) ?? .terminal
+            } else if let role = ThemeSpec.Role(rawValue: entry.key), let index = reader.int(entry.value, "theme.\(entry.key) (a 256-colour index)", range: 0...255) {
+                theme.roles[role] = index
+            }
+        }
+        return theme
     }
 
     /// `services: { name: { baseURL, … } }`, in file order; each needs a base URL.

@@ -207,6 +207,15 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         store(joined.symbol, style: joined.style, width: joined.width, at: i)
     }
 
+    /// Draws every cell's colours through `palette` (a theme).
+    public mutating func apply(_ palette: Palette) {
+        for i in storage.indices {
+            let style = storage[i].style
+            let mapped = palette.map(style)
+            if mapped != style { storage[i].style = mapped }
+        }
+    }
+
     /// Sets the style of every cell in `rect`, keeping symbols.
     public mutating func setStyle(_ style: Style, in rect: Rect) {
         let r = rect.intersection(area)

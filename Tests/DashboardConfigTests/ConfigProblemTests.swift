@@ -68,6 +68,16 @@ import Testing
         #expect(problems(text.replacingOccurrences(of: "size: 2", with: "size: 13")) == ["hammock.yaml:4:37: size must be between 1 and 12, not 13"])
     }
 
+    @Test func themesByNameOrWithRolesOverBase() throws {
+        let panes = "service: { baseURL: https://x.test/ }\npanes:\n  - { title: A, resource: /a }\n"
+        #expect(try ConfigLoader.parse(panes, file: "hammock.yaml", environment: [:]).theme == ThemeSpec())
+        #expect(try ConfigLoader.parse("theme: high-contrast\n" + panes, file: "hammock.yaml", environment: [:]).theme == ThemeSpec(base: .highContrast))
+        #expect(try ConfigLoader.parse("theme: { base: light, ok: 22 }\n" + panes, file: "hammock.yaml", environment: [:]).theme == ThemeSpec(base: .light, roles: [.ok: 22]))
+        #expect(problems("theme: lihgt\n" + panes) == [#"hammock.yaml:1:8: unknown theme "lihgt" (one of terminal, dark, light, high-contrast, none) (did you mean "light"?)"#])
+        #expect(problems("theme: { base: dark, ok: 300 }\n" + panes) == ["hammock.yaml:1:26: theme.ok (a 256-colour index) must be between 0 and 255, not 300"])
+        #expect(problems("theme: { base: dark, good: 3 }\n" + panes).first?.contains("good") == true)
+    }
+
     @Test func emptyFile() {
         #expect(problems("") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])
         #expect(problems("# only a comment\n") == ["hammock.yaml:1:1: the file is empty; it needs at least service.baseURL and one pane"])

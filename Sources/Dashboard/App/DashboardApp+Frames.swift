@@ -69,7 +69,11 @@ extension DashboardApp {
         heldFrameReleased = false
         swap(&drawn, &drawnBefore)
         let view = view(of: model)
-        let sent = terminal.draw { buffer in view.render(into: &buffer) }
+        let palette = self.palette
+        let sent = terminal.draw { buffer in
+            view.render(into: &buffer)
+            if let palette { buffer.apply(palette) }
+        }
         // Other panes came into view (a key, a resize, a new order): their ages and spinners count now.
         if tickAction != nil, drawn.panes != drawnBefore.panes { scheduleTick() }
         onFrame?(sent)

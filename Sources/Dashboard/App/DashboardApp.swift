@@ -25,6 +25,14 @@ public final class DashboardApp {
     /// What the panes' probes say: cadence, verdicts, alerts, histories, the event log.
     public let monitor: Monitor
     public var spec: DashboardSpec { monitor.spec }
+    /// The theme's colours, made once per config (a reload may change it).
+    var palette: Palette? {
+        if let cached = paletteCache, cached.theme == spec.theme { return cached.palette }
+        let palette = Theme.palette(spec.theme)
+        paletteCache = (spec.theme, palette)
+        return palette
+    }
+    private var paletteCache: (theme: ThemeSpec, palette: Palette?)?
     /// The config's engine services, one per service it names.
     public var services: ServiceGroup { monitor.services }
     /// Takes the config's secrets out of everything the dashboard shows or reports.

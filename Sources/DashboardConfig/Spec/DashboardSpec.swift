@@ -20,6 +20,8 @@ public struct DashboardSpec: Sendable {
     /// `mouse:` — clicks and the wheel work in the dashboard (true, the default); false leaves the
     /// mouse to the terminal, for selecting text as before.
     public var mouse = true
+    /// `theme:` — the colours states are drawn in.
+    public var theme = ThemeSpec()
     /// Secret values whose places are not kept: environment and file values in request bodies,
     /// login requests, digest and OAuth2 credentials.
     public var bodySecrets: [String] = []
