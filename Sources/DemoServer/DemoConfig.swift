@@ -76,7 +76,7 @@ panes:
     show: value
     select: count
 layout:
-  columns: 2
+  columns: auto          # as many 40-column panes as the terminal fits
 
 """#
 }
