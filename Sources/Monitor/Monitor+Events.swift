@@ -53,7 +53,12 @@ extension Monitor {
             break
         }
         let answered = event != .error || shown.probes.allSatisfy(\.errorIsExpected)
-        let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered)
+        // A value pane's number, for the history of what it shows (not only of its latency).
+        var value: Double?
+        if event != .error, let valuePane = shown.probes.first(where: { $0.spec.show == .value }) {
+            value = valuePane.shownNumber
+        }
+        let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered, value: value)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)
     }
 

@@ -10,7 +10,24 @@ extension DashboardView {
     // MARK: History
 
     /// "▁▂▁▃▂ ▁  p50 41 ms  p95 120 ms": recent latencies (gaps for failures) and percentiles.
-    func renderHistoryLine(_ history: ProbeHistory, into area: Rect, buffer: inout Buffer) {
+    func renderHistoryLine(_ history: ProbeHistory, ofValues: Bool = false, into area: Rect, buffer: inout Buffer) {
+        // A value pane's own number over its kept probes, as sampler shows it, once it has two.
+        if ofValues {
+            let values = history.probes.compactMap(\.value)
+            if values.count >= 2, let low = values.min(), let high = values.max() {
+                let label = "\(Self.plainNumber(low))–\(Self.plainNumber(high))  now \(Self.plainNumber(values[values.count - 1]))"
+                let labelWidth = DisplayWidth.of(label)
+                let sparkWidth = max(0, min(values.count, area.width - labelWidth - 2))
+                if sparkWidth > 0 {
+                    // From the lowest to the highest kept value, so a change of 23.14 to 23.51 shows.
+                    Sparkline(values.suffix(sparkWidth).map { $0 - low }, style: Style().fg(.cyan), maximum: high - low)
+                        .render(into: Rect(x: area.x, y: area.y, width: sparkWidth, height: 1), buffer: &buffer)
+                }
+                let x = sparkWidth > 0 ? area.x + sparkWidth + 2 : area.x
+                buffer.setString(x: x, y: area.y, DisplayWidth.truncate(label, to: area.right - x), style: Style().dimmed)
+                return
+            }
+        }
         var label = ""
         if let p50 = history.percentile(50), let p95 = history.percentile(95) {
             label = "p50 \(Formatting.latency(p50))  p95 \(Formatting.latency(p95))"
@@ -24,6 +41,12 @@ extension DashboardView {
         }
         let x = sparkWidth > 0 ? area.x + sparkWidth + 2 : area.x
         buffer.setString(x: x, y: area.y, DisplayWidth.truncate(label, to: area.right - x), style: Style().dimmed)
+    }
+
+    /// 18, 23.51, 1.2e+06: a number as short as it reads.
+    static func plainNumber(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(format: "%g", value)
     }
 
     /// Zoom: a three-row latency chart, one status mark per probe, and a summary line.

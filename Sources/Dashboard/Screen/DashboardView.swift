@@ -296,7 +296,9 @@ extension DashboardView {
                 renderHistoryChart(history, into: chart, buffer: &buffer)
                 inner.height -= 6
             } else if !zoomed, inner.height >= 3 {
-                renderHistoryLine(history, into: Rect(x: inner.x, y: inner.bottom - 1, width: inner.width, height: 1), buffer: &buffer)
+                renderHistoryLine(
+                    history, ofValues: pane.spec.show == .value, into: Rect(x: inner.x, y: inner.bottom - 1, width: inner.width, height: 1),
+                    buffer: &buffer)
                 inner.height -= 1
             }
         }

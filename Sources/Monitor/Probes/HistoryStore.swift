@@ -38,7 +38,7 @@ public struct HistoryStore: Sendable {
                 let status = probe[2]?.intValue
                 if let status, !(100...999).contains(status) { continue }
                 // Older files have no fifth field: a probe that worked was answered.
-                history.append(.init(time: time, latency: latency, statusCode: status, ok: ok, answered: probe[4]?.boolValue))
+                history.append(.init(time: time, latency: latency, statusCode: status, ok: ok, answered: probe[4]?.boolValue, value: probe[5]?.doubleValue))
             }
             histories[identity] = history
         }
@@ -50,7 +50,10 @@ public struct HistoryStore: Sendable {
         for (url, history) in histories {
             object[SHA256.hex(url)] = .object([
                 "capacity": .int(history.capacity),
-                "probes": .array(history.probes.map { [.double($0.time), .double($0.latency), $0.statusCode.map(JSON.int) ?? .null, .bool($0.ok), .bool($0.answered)] }),
+                "probes": .array(history.probes.map { probe -> JSON in
+                    let fields: [JSON] = [.double(probe.time), .double(probe.latency), probe.statusCode.map(JSON.int) ?? .null, .bool(probe.ok), .bool(probe.answered)]
+                    return .array(fields + (probe.value.map { [JSON.double($0)] } ?? []))
+                }),
             ])
         }
         guard let data = try? JSON.object(object).serialized(), let directory = try? CacheDirectory(location: location, owner: .hammock) else { return }

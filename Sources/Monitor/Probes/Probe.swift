@@ -205,6 +205,12 @@ public final class Probe {
     private var displayedErrorCache: (timestamp: TimeInterval, source: Int, text: String)?
 
     /// The shown entity with the spec applied (redacted); made once per new content.
+    /// The number the pane shows after `select`, when it is one (`42`, `"23.51"`).
+    var shownNumber: Double? {
+        guard case .success(let value)? = contentCheck?.selected else { return nil }
+        return value.doubleValue ?? value.stringValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
     public var contentCheck: ContentCheck? {
         // Kept only while there is a shown entity (an error that hides it drops the check).
         if let cachedCheck { return cachedCheck }

@@ -15,14 +15,17 @@ public struct ProbeHistory: Sendable, Equatable {
         public let statusCode: Int?
         public let ok: Bool
         public let answered: Bool
+        /// The number a `show: value` pane showed after this probe, when it was one.
+        public let value: Double?
 
         /// `answered` defaults to `ok` (a probe that worked was answered).
-        public init(time: TimeInterval, latency: TimeInterval, statusCode: Int?, ok: Bool, answered: Bool? = nil) {
+        public init(time: TimeInterval, latency: TimeInterval, statusCode: Int?, ok: Bool, answered: Bool? = nil, value: Double? = nil) {
             self.time = time
             self.latency = latency
             self.statusCode = statusCode
             self.ok = ok
             self.answered = answered ?? ok
+            self.value = value.flatMap { $0.isFinite ? $0 : nil }
         }
     }
 
