@@ -12,7 +12,7 @@ extension DashboardView {
     /// "▁▂▁▃▂ ▁  p50 41 ms  p95 120 ms": recent latencies (gaps for failures) and percentiles.
     func renderHistoryLine(_ history: ProbeHistory, ofValues: Bool = false, into area: Rect, buffer: inout Buffer) {
         // A value pane's own number over its kept probes, as sampler shows it, once it has two.
-        if ofValues {
+        if ofValues, history.valueCount >= 2 {
             let values = history.probes.compactMap(\.value)
             if values.count >= 2, let low = values.min(), let high = values.max() {
                 let label = "\(Self.plainNumber(low))–\(Self.plainNumber(high))  now \(Self.plainNumber(values[values.count - 1]))"

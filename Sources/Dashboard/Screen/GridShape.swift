@@ -32,11 +32,35 @@ struct GridShape: Equatable {
     /// The shape of `sizes` (one per pane in view, in order) at `size`, in rows of `gridColumns`.
     init(gridColumns: Int, size: Size, sizes: [PaneSize]) {
         let body = Self.body(of: size)
-        let rows = Self.rows(sizes, columns: gridColumns)
-        isList = rows.isEmpty ? false : body.height / rows.count < Self.minimumPaneHeight
+        let rowCount = Self.rowCount(sizes, columns: gridColumns)
+        isList = rowCount == 0 ? false : body.height / rowCount < Self.minimumPaneHeight
         columns = isList ? 1 : gridColumns
         capacity = isList ? max(1, body.height) : max(1, sizes.count)
-        rects = isList ? [] : Self.rects(rows, in: body)
+        // Where each pane goes only when panes are drawn (a list of a thousand needs none).
+        rects = isList ? [] : Self.rects(Self.rows(sizes, columns: gridColumns), in: body)
+    }
+
+    /// The columns a pane of `size` spans in rows of `columns`.
+    private static func span(of size: PaneSize, columns: Int) -> Int {
+        switch size {
+        case .full: columns
+        case .columns(let wanted): max(1, min(wanted, columns))
+        }
+    }
+
+    /// How many rows `sizes` take, counted without building them (every frame asks).
+    private static func rowCount(_ sizes: [PaneSize], columns: Int) -> Int {
+        var rows = 0
+        var used = columns
+        for size in sizes {
+            let span = Self.span(of: size, columns: columns)
+            if used + span > columns {
+                rows += 1
+                used = 0
+            }
+            used += span
+        }
+        return rows
     }
 
     /// Panes of one column each (tests, and callers that know only a count).
@@ -49,11 +73,7 @@ struct GridShape: Equatable {
         var rows: [[(index: Int, span: Int)]] = []
         var used = columns
         for (index, size) in sizes.enumerated() {
-            let span: Int
-            switch size {
-            case .full: span = columns
-            case .columns(let wanted): span = max(1, min(wanted, columns))
-            }
+            let span = Self.span(of: size, columns: columns)
             if used + span > columns {
                 rows.append([])
                 used = 0

@@ -204,13 +204,18 @@ public final class Probe {
     }
     private var displayedErrorCache: (timestamp: TimeInterval, source: Int, text: String)?
 
-    /// The shown entity with the spec applied (redacted); made once per new content.
-    /// The number the pane shows after `select`, when it is one (`42`, `"23.51"`).
+    /// The number the pane shows after `select`, when it is one (`42`, `"23.51"`, `" 7 "`).
     var shownNumber: Double? {
         guard case .success(let value)? = contentCheck?.selected else { return nil }
-        return value.doubleValue ?? value.stringValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        if let number = value.doubleValue { return number }
+        // Most values are words ("UP"): only text that starts like a number is parsed.
+        guard let text = value.stringValue, let first = text.utf8.first(where: { $0 != 0x20 }),
+            (0x30...0x39).contains(first) || first == 0x2D || first == 0x2B || first == 0x2E
+        else { return nil }
+        return Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces))
     }
 
+    /// The shown entity with the spec applied (redacted); made once per new content.
     public var contentCheck: ContentCheck? {
         // Kept only while there is a shown entity (an error that hides it drops the check).
         if let cachedCheck { return cachedCheck }

@@ -42,8 +42,12 @@ public struct ProbeHistory: Sendable, Equatable {
         self.capacity = max(1, capacity)
     }
 
+    /// How many kept probes have a value (a value pane's number): drawing asks it every frame.
+    public private(set) var valueCount = 0
+
     public mutating func append(_ probe: Probe) {
         if probe.ok { okCount += 1 }
+        if probe.value != nil { valueCount += 1 }
         if probe.answered, probe.latency.isFinite {
             orderedLatencies.insert(probe.latency, at: Self.firstIndex(in: orderedLatencies) { $0 > probe.latency })
         }
@@ -52,6 +56,7 @@ public struct ProbeHistory: Sendable, Equatable {
         storage[start] = probe
         start = start + 1 == capacity ? 0 : start + 1
         if old.ok { okCount -= 1 }
+        if old.value != nil { valueCount -= 1 }
         if old.answered, old.latency.isFinite {
             let index = Self.firstIndex(in: orderedLatencies) { $0 >= old.latency }
             if index < orderedLatencies.count, orderedLatencies[index] == old.latency { orderedLatencies.remove(at: index) }
