@@ -1,7 +1,7 @@
-/// "Did you mean" for misspelt keys and names.
-enum Suggestions {
+/// "Did you mean" for misspelt keys and names (the config's, and the command line's commands).
+public enum Suggestions {
     /// The closest candidate within a small edit distance, if any.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
@@ -18,7 +18,7 @@ enum Suggestions {
     }
 
     /// Edit distance counting insertions, deletions, substitutions and adjacent swaps as one each.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
