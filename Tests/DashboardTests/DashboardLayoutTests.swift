@@ -280,6 +280,7 @@ import Testing
         #expect(!top.contains { $0.contains("…") }, "nothing cut: \(top)")
         #expect(top.contains { $0.contains("│ c          the pane's request as a curl command (copied") })
         #expect(top.contains { $0.contains("│            via OSC 52)") }, "a wrapped line continues under the text")
+        #expect(top.contains { $0.contains("│   1-5 Tab  zoom views") }, "a sub-entry keeps its indent: \(top)")
         h.app.send(.key(.character("G")))
         try await h.settle()
         let bottom = h.screen

@@ -99,4 +99,20 @@ import Testing
         screen = try await h.press(.character("e"))
         #expect(h.app.shownEvents.count == all && !screen[2].contains("/zz") && !screen[2].contains("only"))
     }
+
+    /// At 60 columns the words keep their room and the event's own name gives up its column.
+    @Test func aNarrowLogKeepsTheWordsAndLeavesOutTheEventsName() async throws {
+        let h = try DashboardHarness("""
+            service:
+              baseURL: https://api.test/
+            panes:
+              - { title: Payments gateway, resource: /payments, every: 1s, show: value }
+            """, columns: 60, rows: 12)
+        h.stub("payments", .json(#"{"message":"Payment gateway unavailable"}"#, status: 503))
+        h.app.start()
+        try await h.settle()
+        let screen = try await h.press(.character("e"))
+        #expect(screen[3].contains("time      pane              what happened") && !screen[3].contains("event"), "\(screen)")
+        #expect(screen.contains { $0.contains("failed: 503 Payment gat") && !$0.contains("Error") }, "the words take the room: \(screen)")
+    }
 }

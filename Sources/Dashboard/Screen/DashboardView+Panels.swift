@@ -129,12 +129,17 @@ extension DashboardView {
             return
         }
         // Columns sized to the whole log, not the rows in view, so they stay put while scrolling.
+        let widths = Table.naturalWidths(header: EventRow.header, rows: all.map(\.cells))
+        // The event's own name only where the words keep room to be read beside it (it says less).
+        let wordsRoom = inner.width - widths[0] - widths[1] - widths[3] - 6
+        let columns = wordsRoom >= EventRow.wordsWidth ? 4 : 3
+        let header = Array(EventRow.header.prefix(columns))
         var table = Table(
-            header: EventRow.header, rows: rows.map(\.cells), headerStyle: Style().bolded.dimmed,
-            naturalWidths: Table.naturalWidths(header: EventRow.header, rows: all.map(\.cells)))
-        // The words take what is left; the event's own name goes first when there is no room.
-        table.widthRules = [.natural, .natural, .fill, .natural]
-        table.cellStyles = rows.map { row in [Style().dimmed, nil, row.isError ? Style().fg(.red) : nil, Style().dimmed] }
+            header: header, rows: rows.map { Array($0.cells.prefix(columns)) }, headerStyle: Style().bolded.dimmed,
+            naturalWidths: Array(widths.prefix(columns)))
+        // The words take what is left.
+        table.widthRules = Array([.natural, .natural, .fill, .natural].prefix(columns))
+        table.cellStyles = rows.map { row in Array([Style().dimmed, nil, row.isError ? Style().fg(.red) : nil, Style().dimmed].prefix(columns)) }
         table.render(into: inner, buffer: &buffer)
     }
 }

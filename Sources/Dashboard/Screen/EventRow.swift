@@ -29,6 +29,9 @@ struct EventRow: Equatable {
 
     static let header = ["time", "pane", "what happened", "event"]
 
+    /// The room the words keep before the event's name gives up its column.
+    static let wordsWidth = 30
+
     /// What an entry says, in words, and whether it is a failure.
     static func describe(_ entry: EventLog.Entry) -> (String, Bool) {
         let status = entry.statusCode.map(String.init)

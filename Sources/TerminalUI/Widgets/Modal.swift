@@ -37,12 +37,14 @@ public struct Modal: Widget {
                 result.append(clean)
                 continue
             }
-            let indent = hangingIndent < width / 2 ? hangingIndent : 0
-            let first = Paragraph.wrap(clean, width: width)
-            result.append(first[0])
+            // A line's own leading spaces (a sub-entry's indent) stay on its first row.
+            let lead = clean.prefix { $0 == " " }.count
+            let indent = hangingIndent < width / 2 ? max(hangingIndent, lead) : 0
+            let first = Paragraph.wrap(String(clean.dropFirst(lead)), width: max(1, width - lead))
+            result.append(String(repeating: " ", count: lead) + first[0])
             let rest = first.dropFirst().joined(separator: " ")
             if !rest.isEmpty {
-                result += Paragraph.wrap(rest, width: width - indent).map { String(repeating: " ", count: indent) + $0 }
+                result += Paragraph.wrap(rest, width: max(1, width - indent)).map { String(repeating: " ", count: indent) + $0 }
             }
         }
         return result
