@@ -60,7 +60,7 @@ let shopConfig = """
             "│ [t] Try again      no data yet            ││                                           │",
             "│                                           ││                                           │",
             "└───────────────────────────────────────────┘└───────────────────────────────────────────┘",
-            " r reload  ⏎ zoom  c curl  o pager  e events  / filter  s sort  v raw  p pause  q quit    ",
+            " r reload  ⏎ zoom  c curl  o pager  e events  / filter  s sort  : command  v raw  q quit  ",
         ])
         #expect(h.network.receivedRequests.count == 4)
     }

@@ -47,6 +47,17 @@ import Testing
         #expect(h.backend.buffer[0, 1].style.foreground == .indexed(124))
     }
 
+    /// `:theme` changes the colours for this run, over the config's.
+    @Test func theCommandLineChangesTheTheme() async throws {
+        let h = try await failingPane(theme: "light")
+        #expect(h.backend.buffer[0, 1].style.foreground == .indexed(160))
+        var keys: [KeyEvent] = [.character(":")] + "theme high".map { KeyEvent.character($0) }
+        keys += [.tab, .enter]
+        for key in keys { h.app.send(.key(key)) }
+        try await h.settle()
+        #expect(h.backend.buffer[0, 1].style.foreground == .indexed(196), "high-contrast's red")
+    }
+
     @Test func noneDrawsNoColourAndTheStateStillShows() async throws {
         let h = try await failingPane(theme: "none")
         for cell in h.backend.buffer.cells {

@@ -66,6 +66,7 @@ import Testing
             case .reloadAll: "reload all"
             case .setPaused(let paused): paused ? "pause" : "resume"
             case .setRawValues(let raw): raw ? "raw" : "formatted"
+            case .setTheme(let base): "theme \(base.rawValue)"
             case .copyToClipboard(let text): "copy \(text)"
             case .page(let id): "page \(ids.firstIndex(of: id) ?? -1)"
             case .suspend: "suspend"
@@ -146,6 +147,50 @@ import Testing
         #expect(model.selected(in: ids) == ids[3])
         _ = press(&model, .home, .pageDown)
         #expect(model.selected(in: ids) == ids[3], "a page of six rows holds them all")
+    }
+
+    /// `:` as in k9s: a command completed with Tab and run with Enter, each what its keys do or a
+    /// choice they do not offer; what is not a command is said, with what was meant.
+    @Test func theCommandLineCompletesAndRuns() {
+        var model = model()
+        func type(_ text: String) -> [String] { text.flatMap { press(&model, .character($0)) } }
+        _ = press(&model, .character(":"))
+        #expect(model.mode == .command)
+        _ = type("pa")
+        _ = press(&model, .tab)
+        #expect(model.commandLine == "pane ", "a command completes, with its space")
+        _ = type("pay")
+        _ = press(&model, .tab)
+        #expect(model.commandLine == "pane Payments")
+        #expect(press(&model, .enter) == ["frame now"])
+        #expect(model.selected(in: ids) == ids[1] && model.mode == .normal)
+
+        _ = press(&model, .character(":"))
+        _ = type("theme l")
+        _ = press(&model, .tab)
+        #expect(model.commandLine == "theme light")
+        #expect(press(&model, .enter) == ["theme light", "frame now"])
+
+        _ = press(&model, .character(":"))
+        _ = type("filter or")
+        _ = press(&model, .enter)
+        #expect(model.filter == "or" && model.visiblePanes.map(\.title) == ["Orders"])
+        _ = press(&model, .escape)
+
+        _ = press(&model, .character(":"))
+        _ = type("relaod")
+        _ = press(&model, .enter)
+        #expect(model.flash?.hasPrefix("unknown command :relaod; did you mean :reload?") == true, "\(model.flash ?? "")")
+        _ = press(&model, .character(":"))
+        _ = type("pane nothing")
+        _ = press(&model, .enter)
+        #expect(model.flash == "no pane is called \"nothing\"")
+        _ = press(&model, .character(":"))
+        _ = type("reload all")
+        #expect(press(&model, .enter) == ["reload all", "frame now"])
+        _ = press(&model, .character(":"))
+        _ = type("quit")
+        #expect(press(&model, .enter) == ["quit 0", "frame now"])
     }
 
     @Test func qClosesAViewAndQuitsOnlyFromTheGrid() {

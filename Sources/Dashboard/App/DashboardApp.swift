@@ -25,13 +25,17 @@ public final class DashboardApp {
     /// What the panes' probes say: cadence, verdicts, alerts, histories, the event log.
     public let monitor: Monitor
     public var spec: DashboardSpec { monitor.spec }
-    /// The theme's colours, made once per config (a reload may change it).
+    /// The theme's colours, made once per config (a reload may change it) or `:theme`.
     var palette: Palette? {
-        if let cached = paletteCache, cached.theme == spec.theme { return cached.palette }
-        let palette = Theme.palette(spec.theme)
-        paletteCache = (spec.theme, palette)
+        var theme = spec.theme
+        if let themeOverride { theme = ThemeSpec(base: themeOverride, roles: theme.roles) }
+        if let cached = paletteCache, cached.theme == theme { return cached.palette }
+        let palette = Theme.palette(theme)
+        paletteCache = (theme, palette)
         return palette
     }
+    /// The theme `:theme` chose for this run, over the config's.
+    private var themeOverride: ThemeSpec.Base?
     private var paletteCache: (theme: ThemeSpec, palette: Palette?)?
     /// The config's engine services, one per service it names.
     public var services: ServiceGroup { monitor.services }
@@ -341,6 +345,7 @@ public final class DashboardApp {
         case .reloadAll: reloadAll()
         case .setPaused(let paused): isPaused = paused
         case .setRawValues(let raw): valueDisplay.raw = raw
+        case .setTheme(let base): themeOverride = base
         case .copyToClipboard(let text): terminal?.copyToClipboard(text)
         case .page(let id): if let pane = model.pane(id) { openPager(for: pane) }
         case .suspend: onSuspend?()

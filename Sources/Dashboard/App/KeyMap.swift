@@ -23,7 +23,7 @@ public enum KeyAction: Hashable, Sendable {
     case reload, retry, reloadAll
     case selectNext, selectPrevious, moveLeft, moveRight, moveUp, moveDown
     case zoom, showCurl, openPager, showEvents, filterPanes, sortFailingFirst, toggleRawValues, togglePause
-    case showHelp, suspend, quit, interrupt
+    case showHelp, suspend, quit, interrupt, commandLine
     /// Escape on the grid: clears the pane filter.
     case clearFilter
     /// Closes the view that has the keyboard (zoom, help, curl, events).
@@ -144,6 +144,13 @@ public enum KeyMap {
         KeyBinding(
             .grid, [character("p", .togglePause)], help: "p          pause / resume automatic refresh", hint: "p pause",
             readme: ("`p`", "pause / resume automatic refresh")),
+        KeyBinding(
+            .grid, [character(":", .commandLine)], help: ":          a command: pane NAME, filter TEXT, reload [all], theme NAME, quit (Tab completes)",
+            hint: ": command",
+            readme: (
+                "`:`",
+                "a command, as in k9s: `pane NAME` (choose it), `filter TEXT`, `reload`, `reload all`, `theme NAME` (dark, light, high-contrast, none, terminal; for this run), `quit`; Tab completes commands, pane names and themes"
+            )),
         KeyBinding(.grid, [character("?", .showHelp)], readme: ("`?`", "help")),
         KeyBinding(.grid, [], readme: ("Ctrl-Z", "suspend; `fg` brings it back")),
         KeyBinding(.grid, [character("q", .quit)], help: "Ctrl-Z     suspend      q / Ctrl-C  quit", hint: "q quit", readme: ("`q`, Ctrl-C", "quit")),

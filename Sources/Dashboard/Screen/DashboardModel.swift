@@ -17,13 +17,17 @@ public struct DashboardModel: Sendable {
         case searching
         /// The selected pane's request as a curl command (`c`).
         case curl
+        /// Typing a command after `:` (`:pane Orders`, `:theme light`).
+        case command
     }
 
     /// The panes in the config's order, each with what its probe last said.
     public private(set) var panes: [PaneState] = []
     /// Where each pane is in `panes`.
     private var paneIndex: [PaneID: Int] = [:]
-    public private(set) var mode: Mode = .normal
+    public internal(set) var mode: Mode = .normal
+    /// What is typed after `:`, and the answer to the last command (an unknown one, a pane not found).
+    public internal(set) var commandLine = ""
     /// The pane the user chose, and the index it had then (used when it is no longer visible).
     public private(set) var chosenPane: PaneID?
     public private(set) var chosenIndex = 0
@@ -56,7 +60,7 @@ public struct DashboardModel: Sendable {
     /// True while `/` in the event log takes typing.
     public private(set) var typingEventFilter = false
     /// A one-line answer to a key (the pager failed, nothing to page), shown until the next key.
-    public private(set) var flash: String?
+    public internal(set) var flash: String?
     /// The panes' filter (`/`).
     public private(set) var filter = ""
     public private(set) var sortFailingFirst = false
@@ -244,6 +248,8 @@ extension DashboardModel {
             if KeyMap.action(for: key, in: .curl) == .close { mode = .normal }
         case .filtering:
             filterKey(key)
+        case .command:
+            return commandKey(key, world: world)
         case .searching:
             searchKey(key, world: world)
         case .normal:
@@ -437,6 +443,9 @@ extension DashboardModel {
         case .showHelp:
             mode = .help
             helpScroll = 0
+        case .commandLine:
+            mode = .command
+            commandLine = ""
         case .filterPanes: mode = .filtering
         case .clearFilter:
             if !filter.isEmpty {

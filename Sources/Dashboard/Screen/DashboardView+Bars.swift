@@ -43,6 +43,7 @@ extension DashboardView {
         switch mode {
         case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
         case .searching: hints = " search: \(zoomSearch)▏  ⏎ find  Esc cancel"
+        case .command: hints = " :\(commandLine)▏  Tab complete  ⏎ run  Esc cancel"
         case .help, .curl: hints = " Esc close"
         case .events:
             hints = typingEventFilter
@@ -73,7 +74,7 @@ extension DashboardView {
                 var actions: [KeyAction] = selectedPane?.health == .failing
                     ? [.retry, .zoom, .showCurl, .reload, .showEvents, .openPager]
                     : [.reload, .zoom, .showCurl, .openPager, .showEvents]
-                actions += [.filterPanes, .sortFailingFirst, .toggleRawValues, .togglePause, .reloadAll, .selectNext]
+                actions += [.filterPanes, .sortFailingFirst, .commandLine, .toggleRawValues, .togglePause, .reloadAll, .selectNext]
                 // While values are raw or refreshes paused, the way back comes first.
                 if valueDisplay.raw { actions.removeAll { $0 == .toggleRawValues }; actions.insert(.toggleRawValues, at: 0) }
                 if isPaused { actions.removeAll { $0 == .togglePause }; actions.insert(.togglePause, at: 0) }

@@ -44,6 +44,7 @@ struct DashboardView {
     var eventsOfSelectedPaneOnly: Bool { model.eventsOfSelectedPaneOnly }
     var eventScroll: Int { model.eventScroll }
     var helpScroll: Int { model.helpScroll }
+    var commandLine: String { model.commandLine }
     var eventsShowRequests: Bool { model.eventsShowRequests }
     var typingEventFilter: Bool { model.typingEventFilter }
     var flash: String? { model.flash }
@@ -113,7 +114,7 @@ extension DashboardView {
         case .help: HelpOverlay.modal(scroll: helpScroll).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
         case .curl: renderCurl(into: body, buffer: &buffer)
-        case .normal, .filtering, .searching: break
+        case .normal, .filtering, .searching, .command: break
         }
     }
 
