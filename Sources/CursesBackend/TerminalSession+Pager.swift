@@ -1,55 +1,79 @@
 import CleanSpawn
 import CNCursesW
 import Dispatch
+import Foundation
 import Glibc
 
 extension TerminalSession {
     /// Hands the terminal to a pager reading `text` on its standard input, and takes it back when
-    /// the pager exits: the screen is left, the pager runs (`/bin/sh -c COMMAND`, so `$PAGER` may
-    /// carry options like `less -R`) in a process group of its own that owns the terminal, so
-    /// Ctrl-C and Ctrl-Z reach the pager, not the dashboard; it starts with default signal
-    /// handling and nothing blocked. Then the screen comes back whole (`.resumed`).
-    ///
-    /// `environment` (`NAME=value` entries) is the pager's; nil: Hammock's own.
+    /// the pager exits (see `handOver`). Ctrl-C or a closed pipe is the user's way out of a pager,
+    /// not a failure.
     ///
     /// Returns nil, or why the pager could not run or what it exited with.
     public func page(_ text: String, command: String, environment: [String]? = nil) -> String? {
+        handOver(to: command, what: "the pager", input: text, environment: environment, quietSignals: [SIGINT, SIGPIPE])
+    }
+
+    /// Hands the terminal to an editor (`$EDITOR FILE`) and takes it back when it exits (see
+    /// `handOver`). The file's path is passed as the shell's `$1`, never spliced into the command.
+    ///
+    /// Returns nil, or why the editor could not run or what it exited with.
+    public func edit(_ path: String, command: String, environment: [String]? = nil) -> String? {
+        handOver(to: command + " \"$1\"", what: "the editor", arguments: [path], environment: environment, quietSignals: [])
+    }
+
+    /// Leaves the screen, runs `command` (`/bin/sh -c`, so `$PAGER` or `$EDITOR` may carry options)
+    /// in a process group of its own that owns the terminal, so Ctrl-C and Ctrl-Z reach it, not
+    /// the dashboard; it starts with default signal handling and nothing blocked, reading `input`
+    /// on its standard input when given, else the terminal. Then the screen comes back whole
+    /// (`.resumed`).
+    ///
+    /// `environment` (`NAME=value` entries) is the program's; nil: Hammock's own.
+    private func handOver(
+        to command: String, what: String, arguments: [String] = [], input: String? = nil, environment: [String]?, quietSignals: [Int32]
+    ) -> String? {
         guard !isShutDown else { return "no terminal" }
-        guard let pipe = try? CleanSpawn.pipe() else { return "cannot make a pipe for the pager" }
+        var pipe: (read: Int32, write: Int32)?
+        if input != nil {
+            guard let made = try? CleanSpawn.pipe() else { return "cannot make a pipe for \(what)" }
+            pipe = made
+        }
         nc_leave_screen()
         defer { resumeScreen() }
 
-        // `exec`: no shell stays between, to die of the Ctrl-C the pager itself handles.
+        // `exec`: no shell stays between, to die of the Ctrl-C the program itself handles.
         let pid: pid_t
         do {
-            defer { close(pipe.read) }
+            defer { if let pipe { close(pipe.read) } }
             pid = try CleanSpawn.spawn(
-                ["/bin/sh", "-c", "exec " + command], environment: environment, stdin: .descriptor(pipe.read), stdout: .inherited,
-                stderr: .inherited, group: .newProcessGroup)
+                ["/bin/sh", "-c", "exec " + command, "hammock"] + arguments, environment: environment,
+                stdin: pipe.map { .descriptor($0.read) } ?? .inherited, stdout: .inherited, stderr: .inherited, group: .newProcessGroup)
         } catch {
-            close(pipe.write)
-            return "cannot start the pager: \(error)"
+            if let pipe { close(pipe.write) }
+            return "cannot start \(what): \(error)"
         }
-        // The pager's group owns the terminal while it runs.
+        // Its group owns the terminal while it runs.
         TerminalSession.giveTerminal(to: pid)
-        // Written from another thread: a pager that reads slowly (or never) must not block this one.
-        let writeEnd = pipe.write
-        let bytes = Array(text.utf8)
-        let writer = DispatchQueue(label: "hammock.pager-writer")
-        writer.async {
-            // A pager that quits early makes the write fail with EPIPE, not end the process.
-            var pipeSignal = sigset_t()
-            sigemptyset(&pipeSignal)
-            sigaddset(&pipeSignal, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { break }
-                offset += written
+        // Written from another thread: a program that reads slowly (or never) must not block this one.
+        let writer = DispatchQueue(label: "hammock.handover-writer")
+        if let pipe, let input {
+            let writeEnd = pipe.write
+            let bytes = Array(input.utf8)
+            writer.async {
+                // A program that quits early makes the write fail with EPIPE, not end the process.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+                var offset = 0
+                while offset < bytes.count {
+                    let written = bytes[offset...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+                close(writeEnd)
             }
-            close(writeEnd)
         }
         var status: Int32 = 0
         while true {
@@ -66,10 +90,9 @@ extension TerminalSession {
         writer.sync {}
         TerminalSession.giveTerminal(to: getpgrp())
         let signal = status & 0x7F
-        // Ctrl-C or a closed pipe is the user's way out, not a failure.
-        if signal != 0 { return [SIGINT, SIGPIPE].contains(signal) ? nil : "the pager ended with signal \(signal)" }
+        if signal != 0 { return quietSignals.contains(signal) ? nil : "\(what) ended with signal \(signal)" }
         let code = (status >> 8) & 0xFF
-        return code == 0 ? nil : "the pager (\(command)) exited with status \(code)"
+        return code == 0 ? nil : "\(what) (\(command.replacingOccurrences(of: " \"$1\"", with: ""))) exited with status \(code)"
     }
 
     /// Makes `group` the terminal's foreground process group. SIGTTOU is blocked around it: a

@@ -20,4 +20,12 @@ enum Pager {
         if pager["LESSSECURE"] == nil { pager["LESSSECURE"] = "1" }
         return pager.map { "\($0.key)=\($0.value)" }.sorted()
     }
+
+    /// Which editor `E` runs: `$EDITOR`, else `$VISUAL`, else `vi`.
+    static func editor(environment: [String: String]) -> String {
+        for name in ["EDITOR", "VISUAL"] {
+            if let editor = environment[name], !editor.trimmingCharacters(in: .whitespaces).isEmpty { return editor }
+        }
+        return "vi"
+    }
 }

@@ -57,6 +57,15 @@ enum DashboardRunner {
             let pager = Pager.command(environment: environment)
             let pagerEnvironment = Pager.environment(environment)
             app.onPage = { text in session.page(text, command: pager, environment: pagerEnvironment) }
+            let editor = Pager.editor(environment: environment)
+            app.onEdit = { path in
+                let problem = session.edit(path, command: editor)
+                // Reloaded now, whether or not the file watch saw the save.
+                let outcome = reloader.reload()
+                if case .reloaded(let spec) = outcome { redactor.redactor = Redactor(spec) }
+                app.send(.configReloaded(outcome))
+                return problem
+            }
             app.onFrame = { _ in frameLog.frame(size: terminal.size) }
             session.start { event in
                 switch event {

@@ -69,6 +69,7 @@ import Testing
             case .setTheme(let base): "theme \(base.rawValue)"
             case .copyToClipboard(let text): "copy \(text)"
             case .page(let id): "page \(ids.firstIndex(of: id) ?? -1)"
+            case .editConfig: "edit config"
             case .suspend: "suspend"
             case .quit(let status): "quit \(status)"
             case .applyConfig: "apply config"

@@ -59,4 +59,37 @@ import Testing
         try tmux.sendKeys("Escape", "q")
         #expect(try tmux.waitForExit().hasPrefix("exit 0"))
     }
+
+    /// `E` hands the terminal to `$EDITOR` with the config's path (as `$1`, never spliced into a
+    /// command), and the dashboard comes back with what the editor saved.
+    @Test(.enabled(if: TmuxHarness.tmuxAvailable, "needs tmux"))
+    func eEditsTheConfigAndTheDashboardReloadsIt() async throws {
+        let directory = ScratchDirectory.path("editor")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/it's here.yaml"
+        try "service: { baseURL: \"http://127.0.0.1:1/\" }\npanes:\n  - { title: First, resource: /a }\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let editor = directory + "/editor.sh"
+        // An editor that adds a pane, as a user would type it, and says whether it had the terminal.
+        try """
+            #!/bin/sh
+            [ -t 0 ] && echo "a terminal" > '\(directory)/stdin.txt'
+            printf '  - { title: Added in the editor, resource: /b }\\n' >> "$1"
+
+            """.write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let tmux = try TmuxHarness(
+            command: "'\(CLITests.binary)' \"$CONFIG\" --no-cache", columns: 100, rows: 24,
+            environment: ["CONFIG": config, "EDITOR": editor, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        _ = try tmux.waitForScreen("the first pane") { $0.contains { $0.contains("First") } }
+        try tmux.sendKeys("E")
+        let screen = try tmux.waitForScreen("the pane the editor added") { lines in
+            lines.contains { $0.contains("Added in the editor") } && lines.first?.contains("2 panes") == true
+        }
+        #expect(screen.contains { $0.contains("┌") && $0.contains("First") })
+        #expect((try? String(contentsOfFile: directory + "/stdin.txt", encoding: .utf8)) == "a terminal\n", "the editor reads the terminal")
+        try tmux.sendKeys("q")
+        _ = try tmux.waitForExit()
+    }
 }

@@ -114,6 +114,9 @@ public final class DashboardApp {
     public var onSuspend: (@MainActor () -> Void)?
     /// Hands the terminal to a pager showing the text; returns why it could not, or nil.
     public var onPage: (@MainActor (String) -> String?)?
+    /// Hands the terminal to an editor with the config file; returns why it could not, or nil.
+    /// The host reloads the config after (`configReloaded`).
+    public var onEdit: (@MainActor (String) -> String?)?
     /// Called for every event-log entry (the `events` command streams these).
     public var onEvent: (@MainActor (EventLog.Entry) -> Void)? {
         get { monitor.onEvent }
@@ -346,6 +349,9 @@ public final class DashboardApp {
         case .setPaused(let paused): isPaused = paused
         case .setRawValues(let raw): valueDisplay.raw = raw
         case .setTheme(let base): themeOverride = base
+        case .editConfig:
+            guard let onEdit else { return send(.flash("no terminal to edit in")) }
+            if let problem = onEdit(spec.file) { send(.flash(problem)) }
         case .copyToClipboard(let text): terminal?.copyToClipboard(text)
         case .page(let id): if let pane = model.pane(id) { openPager(for: pane) }
         case .suspend: onSuspend?()

@@ -23,7 +23,7 @@ public enum KeyAction: Hashable, Sendable {
     case reload, retry, reloadAll
     case selectNext, selectPrevious, moveLeft, moveRight, moveUp, moveDown
     case zoom, showCurl, openPager, showEvents, filterPanes, sortFailingFirst, toggleRawValues, togglePause
-    case showHelp, suspend, quit, interrupt, commandLine
+    case showHelp, suspend, quit, interrupt, commandLine, editConfig
     /// Escape on the grid: clears the pane filter.
     case clearFilter
     /// Closes the view that has the keyboard (zoom, help, curl, events).
@@ -151,6 +151,9 @@ public enum KeyMap {
                 "`:`",
                 "a command, as in k9s: `pane NAME` (choose it), `filter TEXT`, `reload`, `reload all`, `theme NAME` (dark, light, high-contrast, none, terminal; for this run), `quit`; Tab completes commands, pane names and themes"
             )),
+        KeyBinding(
+            .grid, [character("E", .editConfig)], help: "E          edit the config in $EDITOR; the dashboard reloads it after", hint: "E edit config",
+            readme: ("`E`", "open the config in `$EDITOR` (else `$VISUAL`, else `vi`); the dashboard comes back and reloads it (a config with problems keeps the running one and says why)")),
         KeyBinding(.grid, [character("?", .showHelp)], readme: ("`?`", "help")),
         KeyBinding(.grid, [], readme: ("Ctrl-Z", "suspend; `fg` brings it back")),
         KeyBinding(.grid, [character("q", .quit)], help: "Ctrl-Z     suspend      q / Ctrl-C  quit", hint: "q quit", readme: ("`q`, Ctrl-C", "quit")),

@@ -19,6 +19,8 @@ public enum DashboardEffect: Sendable {
     case copyToClipboard(String)
     /// Hand the terminal to the pager with the pane's last body.
     case page(PaneID)
+    /// Hand the terminal to `$EDITOR` with the config, then reload it (`E`).
+    case editConfig
     /// Stop the process (Ctrl-Z).
     case suspend
     /// End with the status.

@@ -428,6 +428,7 @@ extension DashboardModel {
             mode = .curl
             return [.copyToClipboard(curlCommand)]
         case .openPager: return selected.map { [.page($0.id)] } ?? []
+        case .editConfig: return [.editConfig]
         case .sortFailingFirst:
             sortFailingFirst.toggle()
             let reordered = visiblePanes
