@@ -1,7 +1,6 @@
 import CleanSpawn
 import CNCursesW
 import Dispatch
-import Foundation
 import Glibc
 
 extension TerminalSession {
@@ -11,7 +10,7 @@ extension TerminalSession {
     ///
     /// Returns nil, or why the pager could not run or what it exited with.
     public func page(_ text: String, command: String, environment: [String]? = nil) -> String? {
-        handOver(to: command, what: "the pager", input: text, environment: environment, quietSignals: [SIGINT, SIGPIPE])
+        handOver(to: command, what: "the pager (\(command))", input: text, environment: environment, quietSignals: [SIGINT, SIGPIPE])
     }
 
     /// Hands the terminal to an editor (`$EDITOR FILE`) and takes it back when it exits (see
@@ -19,7 +18,7 @@ extension TerminalSession {
     ///
     /// Returns nil, or why the editor could not run or what it exited with.
     public func edit(_ path: String, command: String, environment: [String]? = nil) -> String? {
-        handOver(to: command + " \"$1\"", what: "the editor", arguments: [path], environment: environment, quietSignals: [])
+        handOver(to: command + " \"$1\"", what: "the editor (\(command))", arguments: [path], environment: environment, quietSignals: [])
     }
 
     /// Leaves the screen, runs `command` (`/bin/sh -c`, so `$PAGER` or `$EDITOR` may carry options)
@@ -92,7 +91,7 @@ extension TerminalSession {
         let signal = status & 0x7F
         if signal != 0 { return quietSignals.contains(signal) ? nil : "\(what) ended with signal \(signal)" }
         let code = (status >> 8) & 0xFF
-        return code == 0 ? nil : "\(what) (\(command.replacingOccurrences(of: " \"$1\"", with: ""))) exited with status \(code)"
+        return code == 0 ? nil : "\(what) exited with status \(code)"
     }
 
     /// Makes `group` the terminal's foreground process group. SIGTTOU is blocked around it: a

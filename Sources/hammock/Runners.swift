@@ -57,13 +57,16 @@ enum DashboardRunner {
             let pager = Pager.command(environment: environment)
             let pagerEnvironment = Pager.environment(environment)
             app.onPage = { text in session.page(text, command: pager, environment: pagerEnvironment) }
+            // A config read again, by the file watch or after the editor: the redactor first.
+            let applyReload: @MainActor (ConfigReloader.Outcome) -> Void = { outcome in
+                if case .reloaded(let spec) = outcome { redactor.redactor = Redactor(spec) }
+                app.send(.configReloaded(outcome))
+            }
             let editor = Pager.editor(environment: environment)
             app.onEdit = { path in
                 let problem = session.edit(path, command: editor)
                 // Reloaded now, whether or not the file watch saw the save.
-                let outcome = reloader.reload()
-                if case .reloaded(let spec) = outcome { redactor.redactor = Redactor(spec) }
-                app.send(.configReloaded(outcome))
+                applyReload(reloader.reload())
                 return problem
             }
             app.onFrame = { _ in frameLog.frame(size: terminal.size) }
@@ -78,10 +81,7 @@ enum DashboardRunner {
                 case .inputClosed: finish(0)
                 }
             }
-            let unwatched = reloader.watch { outcome in
-                if case .reloaded(let spec) = outcome { redactor.redactor = Redactor(spec) }
-                app.send(.configReloaded(outcome))
-            }
+            let unwatched = reloader.watch(applyReload)
             app.start()
             // Until the first key: what the user should know before reading the screen.
             if let greeting { app.send(.flash(greeting)) }

@@ -66,7 +66,6 @@ import Testing
             case .reloadAll: "reload all"
             case .setPaused(let paused): paused ? "pause" : "resume"
             case .setRawValues(let raw): raw ? "raw" : "formatted"
-            case .setTheme(let base): "theme \(base.rawValue)"
             case .copyToClipboard(let text): "copy \(text)"
             case .page(let id): "page \(ids.firstIndex(of: id) ?? -1)"
             case .editConfig: "edit config"
@@ -170,7 +169,8 @@ import Testing
         _ = type("theme l")
         _ = press(&model, .tab)
         #expect(model.commandLine == "theme light")
-        #expect(press(&model, .enter) == ["theme light", "frame now"])
+        #expect(press(&model, .enter) == ["frame now"])
+        #expect(model.themeOverride == .light, "the model's choice, which the runtime draws with")
 
         _ = press(&model, .character(":"))
         _ = type("filter or")

@@ -10,7 +10,7 @@ extension DashboardApp: ScreenWorld {
     public var gridColumns: Int { GridShape.columns(for: spec.layout, width: size.columns) }
 
     public func shownEventCount(_ model: DashboardModel) -> Int {
-        view(of: model).shownEvents.count
+        view(of: model).shownEventRows.count
     }
 
     public func zoomLineCount(_ pane: PaneID, _ zoom: ZoomView, width: Int, model: DashboardModel) -> Int {

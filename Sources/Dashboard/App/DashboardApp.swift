@@ -28,14 +28,12 @@ public final class DashboardApp {
     /// The theme's colours, made once per config (a reload may change it) or `:theme`.
     var palette: Palette? {
         var theme = spec.theme
-        if let themeOverride { theme = ThemeSpec(base: themeOverride, roles: theme.roles) }
+        if let chosen = model.themeOverride { theme = ThemeSpec(base: chosen, roles: theme.roles) }
         if let cached = paletteCache, cached.theme == theme { return cached.palette }
         let palette = Theme.palette(theme)
         paletteCache = (theme, palette)
         return palette
     }
-    /// The theme `:theme` chose for this run, over the config's.
-    private var themeOverride: ThemeSpec.Base?
     private var paletteCache: (theme: ThemeSpec, palette: Palette?)?
     /// The config's engine services, one per service it names.
     public var services: ServiceGroup { monitor.services }
@@ -348,7 +346,6 @@ public final class DashboardApp {
         case .reloadAll: reloadAll()
         case .setPaused(let paused): isPaused = paused
         case .setRawValues(let raw): valueDisplay.raw = raw
-        case .setTheme(let base): themeOverride = base
         case .editConfig:
             guard let onEdit else { return send(.flash("no terminal to edit in")) }
             if let problem = onEdit(spec.file) { send(.flash(problem)) }

@@ -1,4 +1,3 @@
-import DashboardConfig
 import Monitor
 
 /// What `update` asks the runtime to do once it has returned: work with the world, as data.
@@ -13,8 +12,6 @@ public enum DashboardEffect: Sendable {
     case setPaused(Bool)
     /// Show raw or formatted values (`v`).
     case setRawValues(Bool)
-    /// Draw in another theme until the config says otherwise (`:theme light`).
-    case setTheme(ThemeSpec.Base)
     /// Offer the text to the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Hand the terminal to the pager with the pane's last body.

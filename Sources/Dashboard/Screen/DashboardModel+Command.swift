@@ -91,7 +91,8 @@ extension DashboardModel {
                 flash = "no theme \"\(argument)\": " + ThemeSpec.Base.allCases.map(\.rawValue).joined(separator: ", ")
                 return []
             }
-            return [.setTheme(base)]
+            themeOverride = base
+            return []
         default:
             let guess = Self.commands.first { Suggestions.editDistance($0, command) <= 2 }
             flash = "unknown command :\(command)" + (guess.map { "; did you mean :\($0)?" } ?? "") + " (:" + Self.commands.joined(separator: " :") + ")"

@@ -28,6 +28,8 @@ public struct DashboardModel: Sendable {
     public internal(set) var mode: Mode = .normal
     /// What is typed after `:`, and the answer to the last command (an unknown one, a pane not found).
     public internal(set) var commandLine = ""
+    /// The theme `:theme` chose for this run, over the config's.
+    public internal(set) var themeOverride: ThemeSpec.Base?
     /// The pane the user chose, and the index it had then (used when it is no longer visible).
     public private(set) var chosenPane: PaneID?
     public private(set) var chosenIndex = 0
