@@ -78,14 +78,17 @@ let package = Package(
         .target(name: "CleanSpawn", swiftSettings: strict),
         // The one path every output takes to lose its secrets (screen, logs, snapshot, cache, events).
         .target(name: "Redaction", dependencies: ["ResourceEngine"], swiftSettings: strict),
+        // What each key does where, and how the help, the footer and README name them: below the
+        // config, which reads `keys:` into it, and the dashboard, which acts on it.
+        .target(name: "DashboardKeys", dependencies: ["TerminalUI"], swiftSettings: strict),
         .target(
-            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", .product(name: "Yams", package: "Yams")],
+            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
         .target(
             name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles"], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardConfig", "Monitor"], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardKeys", "DashboardConfig", "Monitor"], swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
@@ -102,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "hammock",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DemoServer", "CursesBackend", "TerminalUI", "CMallocConf",
+                "Dashboard", "DashboardConfig", "DashboardKeys", "DemoServer", "CursesBackend", "TerminalUI", "CMallocConf",
                 "MetricsServer", "Monitor", "PrivateFiles", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
@@ -146,12 +149,12 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
         .testTarget(
             name: "DashboardConfigTests",
-            dependencies: ["DashboardConfig", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness"],
+            dependencies: ["DashboardConfig", "DashboardKeys", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness", "TerminalUI"],
             swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "DashboardConfig", "DashboardTesting", "DemoServer", "Monitor", "Redaction", "ResourceEngine", "ResourceEngineTesting",
+                "Dashboard", "DashboardConfig", "DashboardKeys", "DashboardTesting", "DemoServer", "Monitor", "Redaction", "ResourceEngine", "ResourceEngineTesting",
                 "HammockHarness", "LoopbackHTTP", "TerminalUI", "MetricsServer", flyingFoxOnly,
             ] + nio,
             swiftSettings: strict),

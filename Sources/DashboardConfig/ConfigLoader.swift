@@ -1,3 +1,4 @@
+import DashboardKeys
 import Foundation
 import Glibc
 import Redaction
@@ -11,7 +12,7 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme"]
+    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys"]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
@@ -26,8 +27,16 @@ public enum ConfigLoader {
     /// The shortest refresh cadence a pane may ask for.
     public static let minimumEvery: TimeInterval = 0.1
 
-    /// Loads and validates the file at `path`.
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
+    /// Loads and validates the file at `path`; with `keysFile`, its keys (a `keys.yaml`, when it is
+    /// there) come under the config's own `keys:`, and its problems are the config's.
+    public static func load(
+        path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keysFile: String? = nil
+    ) throws(ConfigErrors) -> DashboardSpec {
+        var keys = KeyMap.standard
+        var keysProblems: [ConfigProblem] = []
+        if let keysFile {
+            do { keys = try loadKeys(path: keysFile, environment: environment) } catch { keysProblems = error.problems }
+        }
         let data: Data
         switch read(path) {
         case .success(let contents): data = contents
@@ -36,7 +45,10 @@ public enum ConfigLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
         }
-        return try parse(text, file: path, environment: environment)
+        let spec: DashboardSpec
+        do { spec = try parse(text, file: path, environment: environment, keys: keys) } catch { throw ConfigErrors(keysProblems + error.problems) }
+        guard keysProblems.isEmpty else { throw ConfigErrors(keysProblems) }
+        return spec
     }
 
     /// The largest config file read: far more than 10,000 panes need.
@@ -49,8 +61,10 @@ public enum ConfigLoader {
         RegularFile.read(path, limit: limit, what: what)
     }
 
-    /// Validates config text; `file` is used in messages.
-    public static func parse(_ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigErrors) -> DashboardSpec {
+    /// Validates config text; `file` is used in messages; its `keys:` come over `keys`.
+    public static func parse(
+        _ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: KeyMap = .standard
+    ) throws(ConfigErrors) -> DashboardSpec {
         var reader = NodeReader(file: file, environment: environment)
         let keyProblems = YAMLGuard.keyProblems(in: text)
         guard keyProblems.isEmpty else {
@@ -73,7 +87,7 @@ public enum ConfigLoader {
                 file: file, line: 1, column: 1,
                 message: "the file expands to more than \(limit) values through its anchors and aliases (*name); a config may expand to at most its size in bytes plus \(YAMLGuard.allowance)")])
         }
-        let spec = readDashboard(root, reader: &reader)
+        let spec = readDashboard(root, keys: keys, reader: &reader)
         guard reader.problems.isEmpty, let spec else {
             throw ConfigErrors(reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
@@ -102,7 +116,7 @@ public enum ConfigLoader {
 
     // MARK: Sections
 
-    static func readDashboard(_ root: Node, reader: inout NodeReader) -> DashboardSpec? {
+    static func readDashboard(_ root: Node, keys: KeyMap = .standard, reader: inout NodeReader) -> DashboardSpec? {
         guard let entries = reader.mapping(root, "the file") else { return nil }
         reader.checkKeys(entries, allowed: topKeys, in: "the file")
         let value = { (key: String) in entries.first { $0.key == key }?.value }
@@ -185,6 +199,7 @@ public enum ConfigLoader {
         spec.alerts = alerts
         if let node = value("mouse"), let mouse = reader.bool(node, "mouse") { spec.mouse = mouse }
         if let node = value("theme") { spec.theme = readTheme(node, reader: &reader) }
+        spec.keyMap = value("keys").map { readKeys($0, base: keys, reader: &reader) } ?? keys
         return spec
     }
 

@@ -51,9 +51,11 @@ public final class TmuxHarness {
         let wrapper = """
             \(watchdog) \(command); echo "exit $? $(stty -a | grep -Eo -- '-?icanon|-?echo ' | tr -d ' ' | tr '\\n' ' ')" > '\(fifoPath)'; exec sleep 600
             """
-        // The program's cache and history go to this run's directory, never the user's ~/.cache.
+        // The program's cache and history go to this run's directory, never the user's ~/.cache,
+        // and it reads keys from there too, never the user's ~/.config/hammock/keys.yaml.
         var environment = environment
         if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path }
+        if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path }
         let extra = environment.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
         try tmux(["new-session", "-d", "-s", "e2e", "-x", "\(columns)", "-y", "\(rows)",
                   "-e", "LANG=C.UTF-8", "-e", "HAMMOCK_FRAME_FIFO=\(fifoPath)"] + extra + [wrapper])

@@ -22,6 +22,8 @@ public final class ConfigReloader {
     public let path: String
     public private(set) var current: DashboardSpec
     private let environment: [String: String]
+    /// The user's `keys.yaml`, read again with each reload (the dashboard's; none for `serve`).
+    private let keysFile: String?
     private var lastText: String?
     private var source: (any DispatchSourceRead)?
     private var pending: DispatchWorkItem?
@@ -31,10 +33,13 @@ public final class ConfigReloader {
     /// The inotify events that can be a save (see `watch`).
     nonisolated static let savesMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
 
-    public init(path: String, current: DashboardSpec, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        path: String, current: DashboardSpec, environment: [String: String] = ProcessInfo.processInfo.environment, keysFile: String? = nil
+    ) {
         self.path = path
         self.current = current
         self.environment = environment
+        self.keysFile = keysFile
         self.lastText = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
     }
 
@@ -44,7 +49,7 @@ public final class ConfigReloader {
         let text = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
         if let text, text == lastText { return .unchanged }
         do {
-            var spec = try ConfigLoader.load(path: path, environment: environment)
+            var spec = try ConfigLoader.load(path: path, environment: environment, keysFile: keysFile)
             // What the running config masked stays masked until the next reload: a server may
             // echo the credential just replaced.
             spec.retiredSecrets = Redactor(current).ownSecrets + current.liveSecrets.all

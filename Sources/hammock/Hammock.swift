@@ -87,13 +87,16 @@ func sanitized(_ text: String) -> String {
     Sanitizer.lines(text).joined(separator: "\n")
 }
 
-/// Loads a config or prints every problem and exits 1.
-func loadConfig(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DashboardSpec {
+/// Loads a config or prints every problem and exits 1; with `keys`, the user's `keys.yaml` too
+/// (for the dashboard and `check`: the headless commands have no keys).
+func loadConfig(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: Bool = false) throws -> DashboardSpec {
     do {
-        return try ConfigLoader.load(path: path, environment: environment)
+        return try ConfigLoader.load(path: path, environment: environment, keysFile: keys ? ConfigLoader.personalKeysPath(environment: environment) : nil)
     } catch {
         for problem in error.problems { printError(problem.description) }
-        printError("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(path)")
+        var files: [String] = []
+        for problem in error.problems where !files.contains(problem.file) { files.append(problem.file) }
+        printError("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \((files.isEmpty ? [path] : files).joined(separator: " and "))")
         throw ExitCode(1)
     }
 }
@@ -191,7 +194,7 @@ struct Open: AsyncParsableCommand {
                 """)
             throw ExitCode(1)
         }
-        let spec = try loadConfig(path)
+        let spec = try loadConfig(path, keys: true)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("hammock needs a terminal to draw in. From scripts use `hammock snapshot \(path)` or `hammock events \(path)`.")
             throw ExitCode(1)
@@ -247,7 +250,7 @@ struct Demo: AsyncParsableCommand {
         let path = try Self.demoConfigPath()
         let spec: DashboardSpec
         do {
-            spec = try loadConfig(path, environment: environment)
+            spec = try loadConfig(path, environment: environment, keys: true)
         } catch {
             await api.stop()
             throw error
@@ -258,7 +261,7 @@ struct Demo: AsyncParsableCommand {
         // Its failing panes are there to show how failures look, not a broken install.
         let status = await DashboardRunner.run(
             spec: spec, environment: environment, cacheDirectory: cache.directory, redactor: redactor, mouse: screen.mouse(configured: spec.mouse),
-            greeting: "Demo: Payments, Flaky and Slow report fail on purpose · ? explains the symbols")
+            greeting: "Demo: Payments, Flaky and Slow report fail on purpose")
         if path != "config/demo.yaml" { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         leave(status)
     }
@@ -279,7 +282,7 @@ struct Check: AsyncParsableCommand {
     var config: String
 
     func run() async throws {
-        let spec = try loadConfig(config)
+        let spec = try loadConfig(config, keys: true)
         printLine("✓ \(config): \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s"), \(spec.configure.count) configure block\(spec.configure.count == 1 ? "" : "s")")
         printLine(spec.redactedSummary)
     }

@@ -1,6 +1,7 @@
 import CursesBackend
 import Dashboard
 import DashboardConfig
+import DashboardKeys
 import Dispatch
 import Foundation
 import Glibc
@@ -45,7 +46,8 @@ enum DashboardRunner {
         ) { $0.makeServices(networking: Hammock.networking(), cache: cache) }
         holder.app = app
         if let metrics { app.onStateChange = { metrics.stateChanged() } }
-        let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
+        let reloader = ConfigReloader(
+            path: spec.file, current: spec, environment: environment, keysFile: ConfigLoader.personalKeysPath(environment: environment))
         let frameLog = FrameLog(environment: environment)
         let status: Int32 = await withCheckedContinuation { continuation in
             let once = Once()
@@ -84,7 +86,7 @@ enum DashboardRunner {
             let unwatched = reloader.watch(applyReload)
             app.start()
             // Until the first key: what the user should know before reading the screen.
-            if let greeting { app.send(.flash(greeting)) }
+            if let greeting { app.send(.flash(greeting + (app.spec.keyMap.primaryName(.showHelp).map { " · \($0) explains the symbols" } ?? ""))) }
             metrics?.publishNow()
             if let unwatched { app.send(.notice("editing the config does not reload it: \(unwatched)")) }
             if let problem = diskCache?.problem { app.send(.notice("running without the cache: \(problem)")) }

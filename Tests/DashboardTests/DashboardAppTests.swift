@@ -270,7 +270,7 @@ let shopConfig = """
         h.app.start()
         try await h.settle()
         let screen = try await h.press(.character("?"))
-        #expect(screen.contains { $0.contains("r          reload the selected pane") })
+        #expect(screen.contains { $0.contains("r             reload the selected pane") }, "\(screen)")
         try await h.press(.character("?"))
         #expect(h.app.mode == .normal)
         try await h.press(.character("q"))

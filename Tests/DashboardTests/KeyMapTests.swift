@@ -1,4 +1,5 @@
 import Dashboard
+import DashboardKeys
 import Foundation
 import Testing
 import TerminalUI
@@ -8,33 +9,48 @@ import TerminalUI
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("README.md")
 
-    @Test func readmesKeysTableIsTheKeyMaps() throws {
+    @Test func readmesKeysTableIsTheStandardKeyMaps() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         let heading = try #require(lines.firstIndex(of: "## Keys"))
         let table = lines[(heading + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
-        #expect(table.joined(separator: "\n") == KeyMap.readmeTable)
+        #expect(table.joined(separator: "\n") == KeyMap.standard.readmeTable)
     }
 
-    @Test func noKeyMeansTwoThingsInOneContext() {
-        for context in KeyContext.allCases {
-            var seen: [KeyEvent: KeyAction] = [:]
-            for binding in KeyMap.bindings where binding.context == context {
-                for (key, action) in binding.keys {
-                    #expect(seen[key] == nil || seen[key] == action, "\(key) in \(context): \(seen[key].map { "\($0)" } ?? "") and \(action)")
-                    seen[key] = action
-                }
-            }
+    @Test func layersLetAZoomsKeysWinAndTheGridsThrough() {
+        let map = KeyMap.standard
+        #expect(map.action(for: .ctrl("z"), in: .anywhere) == .suspend)
+        #expect(map.action(for: .character("s"), in: KeyContext.zoomTable.layers) == .sortColumn)
+        #expect(map.action(for: .character("s"), in: KeyContext.zoom.layers) == .sortFailingFirst)
+        #expect(map.action(for: .character("c"), in: KeyContext.zoom.layers) == .showCurl)
+    }
+
+    @Test func everyBoundActionIsInTheHelp() {
+        let documented = Set(KeyHelpRow.all.flatMap { row in row.actions.map { "\(row.context)·\($0)" } })
+        for binding in KeyMap.standard.bindings where binding.context != .help && binding.context != .curl {
+            let layer = binding.context == .zoomTable ? KeyContext.zoomTable : binding.context
+            #expect(documented.contains("\(layer)·\(binding.action)"), "\(binding.context) \(binding.action)")
         }
     }
 
-    @Test func everyDocumentedRowBindsAKeyOrSaysWhereItIsHandled() {
-        // Ctrl-Z's README row documents the `.anywhere` binding.
-        for binding in KeyMap.bindings where binding.keys.isEmpty {
-            #expect(binding.readme?.keys == "Ctrl-Z")
-        }
-        #expect(KeyMap.action(for: .ctrl("z"), in: .anywhere) == .suspend)
-        #expect(KeyMap.action(for: .character("s"), in: [.zoomTable, .zoom, .grid]) == .sortColumn)
-        #expect(KeyMap.action(for: .character("s"), in: [.zoom, .grid]) == .sortFailingFirst)
+    @Test func theStandardHelpReadsAsBefore() {
+        let lines = KeyMap.standard.helpLines
+        #expect(lines.first == "r             reload the selected pane")
+        #expect(lines.contains("←↓↑→ hjkl     move between panes"))
+        #expect(lines.contains("Tab ⇧Tab      next / previous pane"))
+        #expect(lines.contains("PgDn/Space PgUp  a page down / up"), "longer keys push their text on")
+        #expect(lines.contains("12345         views: data, response, request, timing, error"))
+        #expect(lines.contains("Zoomed pane") && lines.contains("Event log"))
+        #expect(KeyMap.standard.hint(.scrollDown, in: .zoom) == "j/k scroll")
+        #expect(KeyMap.standard.hint(.close, in: .zoom) == "q back")
+    }
+
+    @Test func readmeNamesEveryActionAConfigMayBindInOrder() throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let start = try #require(text.range(of: "The actions: "))
+        let end = try #require(text.range(of: ". A key that", range: start.upperBound..<text.endIndex))
+        let named = text[start.upperBound..<end.lowerBound].replacingOccurrences(of: "\n", with: " ")
+            .components(separatedBy: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "` ")) }
+        #expect(named == KeyAction.configurable.map(\.name))
     }
 }

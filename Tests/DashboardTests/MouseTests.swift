@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardConfig
+import DashboardKeys
 import DashboardTesting
 import ResourceEngineTesting
 import Foundation
@@ -74,7 +75,7 @@ import Testing
     @Test func aClickOnTryAgainRetriesThatPane() async throws {
         let h = try await harness()
         let before = h.network.receivedRequests.filter { $0.url?.path == "/payments" }.count
-        let screen = try await click(h, StatusOverlay.retryLabel)
+        let screen = try await click(h, StatusOverlay.retryLabel(.standard))
         #expect(screen.contains { $0.contains("┌ ▸ Payments") }, "the click chose the pane: \(screen)")
         try await h.settle()
         #expect(h.network.receivedRequests.filter { $0.url?.path == "/payments" }.count == before + 1, "and retried it")
@@ -85,5 +86,52 @@ import Testing
         #expect(h.screen[1].hasPrefix("▸"), "a list at this size")
         let screen = try await click(h, "Payments")
         #expect(screen.first { $0.contains("Payments") }?.hasPrefix("▸") == true, "\(screen)")
+    }
+
+    @Test func aClickOnAZoomedTablesHeaderSortsByThatColumn() async throws {
+        let h = try DashboardHarness("""
+            service: { baseURL: "https://api.test/" }
+            panes:
+              - { title: Targets, resource: /targets, show: table, columns: [job, { path: duration, format: duration }, health] }
+            """, columns: 60, rows: 10)
+        h.stub("targets", .json(#"[{"job":"prometheus","duration":0.5,"health":"up"},{"job":"node","duration":12,"health":"down"},{"job":"api","duration":2,"health":"up"}]"#))
+        h.app.start()
+        try await h.settle()
+        _ = try await h.press(.enter)
+        var screen = try await click(h, "duration")
+        #expect(Array(screen[2...5]) == [
+            "│ job         duration ▲  health                           │",
+            "│ prometheus  500 ms      up                               │",
+            "│ api         2 s         up                               │",
+            "│ node        12 s        down                             │",
+        ], "\(screen)")
+        screen = try await click(h, "duration ▲")
+        #expect(screen[2].contains("duration ▼") && screen[3].contains("node"), "again: the other way")
+        screen = try await click(h, "health")
+        #expect(screen[2].contains("health ▲") && !screen[2].contains("duration ▼") && screen[3].contains("node"), "\(screen)")
+        // Between columns, and on a row, a click does nothing.
+        let y = 2, gap = try #require(screen[y].range(of: "  health")).lowerBound.utf16Offset(in: screen[y])
+        screen = try await h.press(.mouse(MouseEvent(.press(button: 0), x: gap, y: y)), .mouse(MouseEvent(.press(button: 0), x: 4, y: 4)))
+        #expect(screen[2].contains("health ▲") && screen[3].contains("node"))
+        #expect(h.app.isZoomed)
+    }
+
+    @Test func clicksAndTheWheelAskForActionsWhateverTheirKeys() async throws {
+        let h = try DashboardHarness(config + "\nkeys: { zoom: z, down: [n], scrollDown: J, retry: T }", columns: 80, rows: 24)
+        h.stub("health", .json(#"{"status":"UP"}"#))
+        h.stub("orders", .text((1...60).map { "order \($0)" }.joined(separator: "\n")))
+        h.stub("payments", .json(#"{"message":"down"}"#, status: 503))
+        h.stub("users", .json("42"))
+        h.app.start()
+        try await h.settle()
+        #expect(h.screen.contains { $0.contains("[T] Try again") }, "the button names the retry key: \(h.screen)")
+        let before = h.network.receivedRequests.filter { $0.url?.path == "/payments" }.count
+        _ = try await click(h, "[T] Try again")
+        try await h.settle()
+        #expect(h.network.receivedRequests.filter { $0.url?.path == "/payments" }.count == before + 1)
+        _ = try await click(h, "Orders", clicks: 2)
+        #expect(h.app.isZoomed, "a double click zooms, though Enter no longer does")
+        let screen = try await h.press(.mouse(MouseEvent(.wheelDown, x: 10, y: 10)))
+        #expect(screen[2].contains("order 4"), "the wheel scrolls, though j no longer does: \(screen[2])")
     }
 }

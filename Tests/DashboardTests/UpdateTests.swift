@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardConfig
+import DashboardKeys
 import Foundation
 import Monitor
 import TerminalUI
@@ -16,12 +17,14 @@ import Testing
         var size = Size(columns: 80, rows: 24)
         var gridColumns: Int { 2 }
         var isPaused = false
+        var keyMap = KeyMap.standard
         func shownEventCount(_ model: DashboardModel) -> Int { 10 }
         func zoomLineCount(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> Int { lines }
         func searchRows(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> [String] {
             (0..<lines).map { $0 == 42 ? "needle here" : "row \($0)" }
         }
         func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int { 3 }
+        func tableColumn(_ pane: PaneID, atX x: Int, y: Int, model: DashboardModel) -> Int? { y == 2 ? x / 10 : nil }
         func curlCommand(for pane: PaneState) -> String { "curl -sS '\(pane.displayURL)'" }
     }
 

@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardConfig
+import DashboardKeys
 import DashboardTesting
 import Foundation
 import ResourceEngine
@@ -288,6 +289,7 @@ import Testing
         #expect(screen[2].hasPrefix("│ job         duration  "), "then as listed")
         #expect(screen[3].contains("prometheus"))
         #expect(screen.last?.contains("s < > sort") == true)
+        #expect(screen.last?.trimmingCharacters(in: .whitespaces).hasSuffix("q back") == true, "at 60 columns the way back stays: \(screen.last ?? "")")
         // Any column in one key: < from no sort is the last column; > and < move the sort, keeping its direction.
         screen = try await h.press(.character("<"))
         #expect(screen[2].hasPrefix("│ job         duration ▲"), "\(screen[2])")

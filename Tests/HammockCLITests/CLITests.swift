@@ -18,6 +18,8 @@ import Testing
     private func hammock(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) async throws -> ProcessRunner.Outcome {
         var environment = ProcessInfo.processInfo.environment
         environment["no_proxy"] = "127.0.0.1,localhost"
+        // Never the user's keys.yaml: `check` reads it.
+        environment["XDG_CONFIG_HOME"] = ScratchDirectory.path("cli-config")
         for (key, value) in extra { environment[key] = value }
         if let directory {
             return try await ProcessRunner.capture(["/bin/sh", "-c", "cd '\(directory)' && exec '\(Self.binary)' \"$@\"", "hammock"] + arguments, environment: environment, timeout: 60)
@@ -29,6 +31,34 @@ import Testing
         let url = URL(fileURLWithPath: ScratchDirectory.path("cli"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
+    }
+
+    /// `check` reads the user's keys.yaml as the dashboard does: a conflict there is a problem at
+    /// its line:col, and the config's own `keys:` too.
+    @Test func checkReportsKeyConflictsAtTheirPlace() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let home = directory + "/config"
+        try FileManager.default.createDirectory(atPath: home + "/hammock", withIntermediateDirectories: true)
+        try "# my keys\nretry: [T, k]\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
+        try """
+            service: { baseURL: "http://127.0.0.1:9/" }
+            panes:
+              - { title: Health, resource: /health }
+            keys:
+              relaod: x
+            """.write(toFile: directory + "/hammock.yaml", atomically: true, encoding: .utf8)
+        var outcome = try await hammock(["check", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
+        #expect(outcome.status == 1)
+        #expect(outcome.errors.contains("\(home)/hammock/keys.yaml:2:12: keys.retry: k is already up in the grid; give retry another key, or up one"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("hammock.yaml:5:3: unknown action \"relaod\" under keys (did you mean \"reload\"?)"), "\(outcome.errors)")
+        try "retry: T\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
+        outcome = try await hammock(["check", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
+        #expect(outcome.status == 1 && !outcome.errors.contains("keys.yaml"), "\(outcome.errors)")
+        // snapshot reads no keys.yaml, and has no use for the config's keys beyond checking them.
+        try "retry: k\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
+        outcome = try await hammock(["snapshot", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
+        #expect(!outcome.errors.contains("keys.yaml"), "\(outcome.errors)")
     }
 
     @Test func versionAndHelp() async throws {

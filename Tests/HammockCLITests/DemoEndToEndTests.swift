@@ -72,6 +72,37 @@ struct DemoEndToEndTests {
         #expect(try tmux.waitForExit() == "exit 0 icanon echo")
     }
 
+    /// A user's keys.yaml (under `XDG_CONFIG_HOME`) remaps the real program's keys, and the
+    /// greeting, the footer, the error's button and the help all name the keys as they are.
+    @Test func keysYamlRemapsTheKeysAndTheScreenSaysSo() throws {
+        let home = ScratchDirectory.path("e2e-keys")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/hammock", withIntermediateDirectories: true)
+        try "reload: x\nretry: T\nhelp: H\nquit: Q\nback: [b, esc]\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
+        let tmux = try TmuxHarness(
+            command: "cd '\(CLITests.repository.path)' && '\(CLITests.binary)' demo", columns: 100, rows: 30,
+            environment: ["no_proxy": "127.0.0.1,localhost", "XDG_CACHE_HOME": ScratchDirectory.path("e2e-cache"), "XDG_CONFIG_HOME": home])
+        var screen = try tmux.waitForScreen("the demo, with its failures") { lines in
+            lines.contains { $0.contains("[T] Try again") } && lines.contains { $0.contains("status   UP") }
+        }
+        #expect(screen.last?.hasPrefix(" Demo: Payments, Flaky and Slow report fail on purpose · H explains the symbols") == true, "\(screen)")
+        #expect(screen[0].trimmingCharacters(in: .whitespaces).hasSuffix("H help"), "\(screen[0])")
+        try tmux.sendKeys("H")
+        screen = try tmux.waitForScreen("the help with the keys as they are") { $0.contains { $0.contains("x             reload the selected pane") } }
+        #expect(screen.contains { $0.contains("T             retry a failed pane") })
+        // q no longer closes the help (were it to, H would open it again): H, its own key, does.
+        try tmux.sendKeys("q", "H")
+        screen = try tmux.waitForScreen("the grid, its footer naming x") { lines in
+            lines.last?.contains("x reload") == true && !lines.contains { $0.contains("┌ Keys") }
+        }
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitForScreen("the zoom, b its way back") { $0.last?.trimmingCharacters(in: .whitespaces).hasSuffix("b back") == true }
+        try tmux.sendKeys("b", "q")
+        screen = try tmux.waitForScreen("the grid again, q not quitting") { $0.last?.contains("x reload") == true }
+        try tmux.sendKeys("Q")
+        #expect(try tmux.waitForExit() == "exit 0 icanon echo")
+    }
+
     /// Mouse reporting is on in the dashboard unless `--no-mouse` (then the terminal keeps the
     /// mouse for selecting text), and off again once it quits.
     @Test(arguments: [[], ["--no-mouse"]])

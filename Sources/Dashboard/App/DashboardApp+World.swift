@@ -1,10 +1,13 @@
 import DashboardConfig
+import DashboardKeys
 import Monitor
 import TerminalUI
 
 /// What `update` may read of the dashboard: the screen, the zoom's and the event log's lines.
 extension DashboardApp: ScreenWorld {
     public var size: Size { terminal?.size ?? Size(columns: 80, rows: 24) }
+
+    public var keyMap: KeyMap { spec.keyMap }
 
     /// Columns the grid uses at the current width.
     public var gridColumns: Int { GridShape.columns(for: spec.layout, width: size.columns) }
@@ -26,6 +29,13 @@ extension DashboardApp: ScreenWorld {
     public func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int {
         guard let pane = model.pane(pane) else { return 0 }
         return view(of: model).content(of: pane)?.tableColumnCount ?? 0
+    }
+
+    public func tableColumn(_ pane: PaneID, atX x: Int, y: Int, model: DashboardModel) -> Int? {
+        guard let pane = model.pane(pane) else { return nil }
+        let inner = DashboardView.zoomInner(at: size)
+        guard y == inner.y, x >= inner.x, x < inner.right else { return nil }
+        return view(of: model).content(of: pane)?.tableColumn(atX: x - inner.x, width: inner.width)
     }
 
     public func curlCommand(for pane: PaneState) -> String {

@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Dispatch
 import Foundation
 import Monitor
@@ -333,8 +334,8 @@ public final class DashboardApp {
         }
         var messages: [DashboardMessage] = [.key(.mouse(event))]
         if event.clicks == 1, model.mode == .normal, !model.isZoomed,
-            terminal?.lastFrame.text(StatusOverlay.retryLabel, coversX: event.x, y: event.y) == true {
-            messages.append(.key(.character("t")))
+            terminal?.lastFrame.text(StatusOverlay.retryLabel(spec.keyMap), coversX: event.x, y: event.y) == true {
+            messages.append(.action(.retry))
         }
         return messages
     }

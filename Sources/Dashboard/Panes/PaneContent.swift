@@ -275,6 +275,21 @@ final class PaneContent {
         !needle.isEmpty && text.lowercased().contains(needle.lowercased())
     }
 
+    /// Which column's header is at `x` cells into a table drawn `width` cells wide, or nil
+    /// (between columns, past the last, or no table).
+    func tableColumn(atX x: Int, width: Int) -> Int? {
+        guard shape.show == .table, case .success(let value) = selected else { return nil }
+        let table = tableRows(value)
+        var widget = Table(header: table.header, rows: [], naturalWidths: table.naturalWidths)
+        widget.widthRules = (shape.columns ?? []).map(PaneContent.widthRule)
+        var left = 0
+        for (column, columnWidth) in widget.columnWidths(for: width).enumerated() where columnWidth > 0 {
+            if x >= left, x < left + columnWidth { return column }
+            left += columnWidth + 2
+        }
+        return nil
+    }
+
     /// How many columns the table shows (0 when it shows no table).
     var tableColumnCount: Int {
         guard shape.show == .table, case .success(let value) = selected else { return 0 }

@@ -1,3 +1,4 @@
+import DashboardKeys
 import DashboardConfig
 import ResourceEngine
 
@@ -9,8 +10,10 @@ import ResourceEngine
 /// every observed resource that has an error and tracks what it returns as a manual load.
 @MainActor
 public final class StatusOverlay: ResourceObserver {
-    /// The button an error shows: `t`, or a click on it, retries.
-    public static let retryLabel = "[t] Try again"
+    /// The button an error shows, "[t] Try again": its key, or a click on it, retries.
+    public static func retryLabel(_ keys: KeyMap) -> String {
+        keys.primaryName(.retry).map { "[\($0)] Try again" } ?? "[Try again]"
+    }
 
     /// What the overlay shows.
     public enum State: Equatable, Sendable {

@@ -1,9 +1,12 @@
+import DashboardKeys
 import Monitor
 import TerminalUI
 
 /// Everything that can change the dashboard's model, with what it carries.
 public enum DashboardMessage: Sendable {
     case key(KeyEvent)
+    /// A grid action chosen without its key (a click on an error's Try again).
+    case action(KeyAction)
     case resized
     /// The panes as they stand (after the monitor started or ran a new config), in its order.
     case panes([PaneState])

@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Foundation
 import TerminalUI
 
@@ -67,11 +68,11 @@ extension DashboardModel {
         let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
         switch command {
         case "quit", "q":
-            return keyPressed(.character("q"), world: world)
+            return perform(.quit, world: world)
         case "reload":
-            return keyPressed(.character(argument == "all" ? "R" : "r"), world: world)
+            return perform(argument == "all" ? .reloadAll : .reload, world: world)
         case "filter":
-            var effects = keyPressed(.character("/"), world: world)
+            var effects = perform(.filterPanes, world: world)
             for character in argument { effects += keyPressed(.character(character), world: world) }
             return effects + keyPressed(.enter, world: world)
         case "pane":

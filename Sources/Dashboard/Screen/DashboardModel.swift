@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Monitor
 import TerminalUI
 
@@ -148,6 +149,9 @@ extension DashboardModel {
         case .key(let key):
             flash = nil
             return keyPressed(key, world: world) + [.frame(urgent: true)]
+        case .action(let action):
+            flash = nil
+            return perform(action, world: world) + [.frame(urgent: true)]
         case .resized:
             return [.frame(urgent: true)]
         case .panes(let panes):
@@ -225,40 +229,63 @@ extension DashboardModel {
 
     mutating func keyPressed(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
         if case .mouse(let event) = key { return mouse(event, world: world) }
-        switch KeyMap.action(for: key, in: .anywhere) {
+        let keys = world.keyMap
+        switch keys.action(for: key, in: .anywhere) {
         case .interrupt: return [.quit(130)]
         case .suspend: return [.suspend]
         default: break
         }
         switch mode {
-        case .help:
-            let page = max(1, world.size.rows - 4)
-            switch KeyMap.action(for: key, in: .help) {
-            case .close: mode = .normal
-            case .scrollDown: helpScroll += 1
-            case .scrollUp: helpScroll -= 1
-            case .pageDown: helpScroll += page
-            case .pageUp: helpScroll -= page
-            case .top: helpScroll = 0
-            case .bottom: helpScroll = Int.max / 2
-            default: break
-            }
-            helpScroll = max(0, min(helpScroll, HelpOverlay.maxScroll(at: world.size)))
-        case .events:
-            eventsKey(key, world: world)
-        case .curl:
-            if KeyMap.action(for: key, in: .curl) == .close { mode = .normal }
-        case .filtering:
-            filterKey(key)
-        case .command:
-            return commandKey(key, world: world)
-        case .searching:
-            searchKey(key, world: world)
-        case .normal:
-            if isZoomed, let handled = zoomKey(key, world: world) { return handled }
-            return gridKey(key, world: world)
+        case .filtering: filterKey(key)
+        case .command: return commandKey(key, world: world)
+        case .searching: searchKey(key, world: world)
+        case .events where typingEventFilter: eventFilterKey(key)
+        default:
+            guard let action = keys.action(for: key, in: keyContexts) else { return [] }
+            return perform(action, world: world)
         }
         return []
+    }
+
+    /// Where a key is looked up now, in order: the view in front's keys (a zoom lets the grid's
+    /// through).
+    var keyContexts: [KeyContext] {
+        switch mode {
+        case .help: [.help]
+        case .events: [.events]
+        case .curl: [.curl]
+        case .normal where isZoomed: (zoomView == .data && selectedPane?.isTable == true ? KeyContext.zoomTable : .zoom).layers
+        default: [.grid]
+        }
+    }
+
+    /// What `action` does in the view in front, however it was asked for (a key, a click, the wheel).
+    mutating func perform(_ action: KeyAction, world: some ScreenWorld) -> [DashboardEffect] {
+        switch mode {
+        case .help: helpAction(action, world: world)
+        case .events: eventsAction(action, world: world)
+        case .curl: if action == .close || action == .showCurl { mode = .normal }
+        case .normal:
+            if isZoomed, let handled = zoomAction(action, world: world) { return handled }
+            return gridAction(action, world: world)
+        case .filtering, .command, .searching: break
+        }
+        return []
+    }
+
+    private mutating func helpAction(_ action: KeyAction, world: some ScreenWorld) {
+        let page = max(1, world.size.rows - 4)
+        switch action {
+        case .close, .showHelp: mode = .normal
+        case .scrollDown: helpScroll += 1
+        case .scrollUp: helpScroll -= 1
+        case .pageDown: helpScroll += page
+        case .pageUp: helpScroll -= page
+        case .top: helpScroll = 0
+        case .bottom: helpScroll = Int.max / 2
+        default: break
+        }
+        helpScroll = max(0, min(helpScroll, HelpOverlay.maxScroll(world.keyMap, at: world.size)))
     }
 
     /// Typing the panes' filter.
@@ -275,24 +302,25 @@ extension DashboardModel {
         select(0, in: visiblePanes)
     }
 
-    /// The event log: scroll, `/` filter, `f` only the selected pane, Esc (or `e`, `q`) closes.
-    private mutating func eventsKey(_ key: KeyEvent, world: some ScreenWorld) {
-        let page = max(1, world.size.rows - 6)
-        if typingEventFilter {
-            switch key {
-            case .enter: typingEventFilter = false
-            case .escape:
-                eventFilter = ""
-                typingEventFilter = false
-            case .backspace: eventFilter = String(eventFilter.dropLast())
-            case .character(let c): eventFilter.append(c)
-            default: break
-            }
-            eventScroll = 0
-            return
+    /// Typing the event log's filter.
+    private mutating func eventFilterKey(_ key: KeyEvent) {
+        switch key {
+        case .enter: typingEventFilter = false
+        case .escape:
+            eventFilter = ""
+            typingEventFilter = false
+        case .backspace: eventFilter = String(eventFilter.dropLast())
+        case .character(let c): eventFilter.append(c)
+        default: break
         }
-        switch KeyMap.action(for: key, in: .events) {
-        case .close: mode = .normal
+        eventScroll = 0
+    }
+
+    /// The event log: scroll, filter, only the selected pane, close.
+    private mutating func eventsAction(_ action: KeyAction, world: some ScreenWorld) {
+        let page = max(1, world.size.rows - 6)
+        switch action {
+        case .close, .showEvents: mode = .normal
         case .filterEvents:
             typingEventFilter = true
             eventFilter = ""
@@ -327,15 +355,14 @@ extension DashboardModel {
         }
     }
 
-    /// Keys that mean something else while zoomed; nil lets the grid's handling see the key.
-    private mutating func zoomKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect]? {
+    /// Actions that mean something else while zoomed; nil lets the grid's handling have it.
+    private mutating func zoomAction(_ action: KeyAction, world: some ScreenWorld) -> [DashboardEffect]? {
         guard let pane = selectedPane else {
             isZoomed = false
             return nil
         }
         let page = max(1, world.size.rows - 4)
-        let isTable = zoomView == .data && pane.isTable
-        switch KeyMap.action(for: key, in: isTable ? [.zoomTable, .zoom] : [.zoom]) {
+        switch action {
         case .zoomView(let view): show(view, of: pane.id)
         case .close: isZoomed = false
         case .nextZoomView: show(zoomView.cycled(by: 1), of: pane.id)
@@ -353,7 +380,7 @@ extension DashboardModel {
             tableSort[pane.id] = TableSort.next(after: tableSort[pane.id], columns: world.tableColumnCount(pane.id, model: self))
             scroll[pane.id] = 0
         case .sortNextColumn, .sortPreviousColumn:
-            let step = KeyMap.action(for: key, in: .zoomTable) == .sortNextColumn ? 1 : -1
+            let step = action == .sortNextColumn ? 1 : -1
             tableSort[pane.id] = TableSort.shifted(tableSort[pane.id], by: step, columns: world.tableColumnCount(pane.id, model: self))
             scroll[pane.id] = 0
         case .scrollDown: scrollZoom(pane.id, by: 1, world: world)
@@ -394,6 +421,13 @@ extension DashboardModel {
         return true
     }
 
+    /// Sorts a zoomed table by `column` ▲, or ▼ when it is sorted by it ▲ already; from the top.
+    mutating func sortTable(_ pane: PaneID, byColumn column: Int) {
+        let current = tableSort[pane]
+        tableSort[pane] = TableSort(column: column, descending: current?.column == column && current?.descending == false)
+        scroll[pane] = 0
+    }
+
     /// Switches the zoom to `view`, from its top.
     private mutating func show(_ view: ZoomView, of pane: PaneID) {
         zoomView = view
@@ -403,13 +437,18 @@ extension DashboardModel {
     }
 
     private mutating func gridKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
+        guard let action = world.keyMap.action(for: key, in: .grid) else { return [] }
+        return gridAction(action, world: world)
+    }
+
+    /// What `action` does on the grid (or, let through, in a zoom).
+    mutating func gridAction(_ action: KeyAction, world: some ScreenWorld) -> [DashboardEffect] {
         let visible = visiblePanes
         let count = visible.count
         let selection = selectionIndex(in: visible, id: \.id)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
         let shape = GridShape(gridColumns: world.gridColumns, size: world.size, sizes: visible.map(\.spec.size))
-        let action = KeyMap.action(for: key, in: .grid)
-        if let action, let target = shape.move(action, from: selection, count: count) {
+        if let target = shape.move(action, from: selection, count: count) {
             select(target, in: visible)
             return []
         }

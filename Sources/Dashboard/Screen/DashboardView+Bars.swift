@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Foundation
 import Monitor
 import Redaction
@@ -24,7 +25,8 @@ extension DashboardView {
         let count = "\(panes.count) pane\(panes.count == 1 ? "" : "s")"
         // Narrowing drops the file name, then the title, then the clock: the counts stay.
         let lefts = [" \(spec.title) · \(file) · \(count)  \(state)", " \(spec.title) · \(count)  \(state)", " \(state)"]
-        let right = "\(Formatting.clock(now, timeZone: timeZone, seconds: false))   ? help "
+        let help = spec.keyMap.hint(.showHelp).map { "   \($0) " } ?? " "
+        let right = Formatting.clock(now, timeZone: timeZone, seconds: false) + help
         let rightWidth = DisplayWidth.of(right) + 1
         let left = lefts.first { DisplayWidth.of($0) + rightWidth <= area.width } ?? lefts.last!
         StatusBar(left: left, right: right, style: Style().reversed).render(into: area, buffer: &buffer)
@@ -39,35 +41,53 @@ extension DashboardView {
             StatusBar(left: " ⚠ " + statusMessage, style: Style(foreground: .red).bolded).render(into: area, buffer: &buffer)
             return
         }
+        let keys = spec.keyMap
         let hints: String
         switch mode {
         case .filtering: hints = " filter: \(filter)▏  ⏎ apply  Esc clear"
         case .searching: hints = " search: \(zoomSearch)▏  ⏎ find  Esc cancel"
         case .command: hints = " :\(commandLine)▏  Tab complete  ⏎ run  Esc cancel"
-        case .help, .curl: hints = " Esc close"
+        case .help, .curl:
+            let context: KeyContext = mode == .help ? .help : .curl
+            let close = keys.primaryName(.close, in: context) ?? keys.primaryName(mode == .help ? .showHelp : .showCurl, in: context)
+            hints = close.map { " \($0) close" } ?? ""
         case .events:
             hints = typingEventFilter
                 ? " filter: \(eventFilter)▏  ⏎ apply  Esc clear"
-                : " j/k PgUp/PgDn scroll  / filter  f \(eventsOfSelectedPaneOnly ? "all panes" : "this pane only")  r \(eventsShowRequests ? "hide" : "show") requests  q close"
+                : " " + [
+                    keys.hint(.scrollDown, in: .events), keys.hint(.filterEvents, in: .events),
+                    keys.hint(.eventsOfThisPaneOnly, in: .events, word: eventsOfSelectedPaneOnly ? "all panes" : nil),
+                    keys.hint(.toggleRequestedEvents, in: .events, word: eventsShowRequests ? "hide requests" : nil),
+                    keys.hint(.close, in: .events),
+                ].compactMap { $0 }.joined(separator: "  ")
         case .normal:
             if isZoomed {
-                let views = ZoomView.allCases.map { $0 == zoomView ? "[\($0.rawValue) \($0.name)]" : "\($0.rawValue) \($0.name)" }
-                var keys = [views.joined(separator: " ")]
+                let views = ZoomView.allCases.map { view in
+                    let name = keys.primaryName(.zoomView(view), in: .zoom).map { "\($0) \(view.name)" } ?? view.name
+                    return view == zoomView ? "[\(name)]" : name
+                }
+                let back = keys.hint(.close, in: .zoom) ?? ""
+                // Narrow, the view in front and the keys that change it, so the rest still fits.
+                var parts = [views.joined(separator: " ")]
+                if DisplayWidth.of(parts[0]) + DisplayWidth.of(back) + 20 > area.width, let cycle = keys.hint(.nextZoomView, in: .zoom, word: "views") {
+                    parts = [views[zoomView.rawValue - 1], cycle]
+                }
                 // A search's state first: it answers the last key.
                 if searchMissed {
-                    keys.insert("no match for \"\(zoomSearch)\"", at: 0)
+                    parts.insert("no match for \"\(zoomSearch)\"", at: 0)
                 } else if !zoomSearch.isEmpty {
                     let position = searchPosition.map { "\($0.match)/\($0.count) " } ?? ""
-                    keys.insert("\(position)\"\(zoomSearch)\"  n/N next/previous", at: 0)
-                } else if let search = KeyMap.hint(.search, in: .zoom) {
-                    keys.append(search)
+                    parts.insert("\(position)\"\(zoomSearch)\"" + (keys.hint(.searchNext, in: .zoom).map { "  \($0)" } ?? ""), at: 0)
+                } else if let search = keys.hint(.search, in: .zoom) {
+                    parts.append(search)
                 }
-                if zoomView == .data, selectedPane?.spec.show == .table, let sort = KeyMap.hint(.sortColumn, in: .zoomTable) {
-                    keys.insert(sort, at: 1)
+                if zoomView == .data, selectedPane?.spec.show == .table {
+                    let sortKeys = [KeyAction.sortColumn, .sortPreviousColumn, .sortNextColumn].compactMap { keys.primaryName($0, in: .zoomTable) }
+                    if !sortKeys.isEmpty { parts.insert(sortKeys.joined(separator: " ") + " sort", at: 1) }
                 }
-                keys += [KeyMap.hint(.scrollDown, in: .zoom), KeyMap.hint(.showCurl), KeyMap.hint(.openPager), KeyMap.hint(.close, in: .zoom)]
-                    .compactMap { $0 }
-                hints = " " + keys.joined(separator: "  ")
+                parts += [keys.hint(.scrollDown, in: .zoom), keys.hint(.showCurl), keys.hint(.openPager)].compactMap { $0 }
+                // As many whole hints as fit, and always the way back.
+                hints = Self.fittingHints(parts, last: back, width: area.width)
             } else {
                 // The keys for the selected pane first (a failing one: retry, what failed, the
                 // request), then the screen's; as many whole hints as fit, and always the way out.
@@ -78,15 +98,15 @@ extension DashboardView {
                 // While values are raw or refreshes paused, the way back comes first.
                 if valueDisplay.raw { actions.removeAll { $0 == .toggleRawValues }; actions.insert(.toggleRawValues, at: 0) }
                 if isPaused { actions.removeAll { $0 == .togglePause }; actions.insert(.togglePause, at: 0) }
-                let keys = actions.compactMap { action in
+                let items = actions.compactMap { action in
                     switch action {
-                    case .togglePause where isPaused: "p resume"
-                    case .toggleRawValues where valueDisplay.raw: "v formatted"
-                    case .toggleRawValues: "v raw"
-                    default: KeyMap.hint(action)
+                    case .togglePause where isPaused: keys.hint(action, word: "resume")
+                    case .toggleRawValues where valueDisplay.raw: keys.hint(action, word: "formatted")
+                    default: keys.hint(action)
                     }
                 }
-                hints = Self.fittingHints(keys, last: KeyMap.hint(.quit) ?? "q quit", width: area.width)
+                let quit = keys.hint(.quit) ?? "Ctrl-C quit"
+                hints = Self.fittingHints(items, last: quit, width: area.width)
             }
         }
         StatusBar(left: hints, style: Style().dimmed).render(into: area, buffer: &buffer)

@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Foundation
 import Monitor
 import Redaction

@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import Foundation
 import Monitor
 import Redaction
@@ -98,7 +99,7 @@ extension DashboardView {
         let body = rows[1]
         let visible = visiblePanes
         if visible.isEmpty {
-            let text = filter.isEmpty ? "No panes." : "No pane matches \"\(filter)\" (Esc clears the filter)"
+            let text = filter.isEmpty ? "No panes." : "No pane matches \"\(filter)\"" + (spec.keyMap.primaryName(.clearFilter).map { " (\($0) clears the filter)" } ?? "")
             let message = Paragraph(text, style: Style().dimmed, alignment: .center)
             message.render(into: body.centered(width: body.width, height: message.lines(width: body.width).count), buffer: &buffer)
         } else if isZoomed, let pane = selectedPane {
@@ -111,7 +112,7 @@ extension DashboardView {
             renderGrid(visible, into: body, buffer: &buffer)
         }
         switch mode {
-        case .help: HelpOverlay.modal(scroll: helpScroll).render(into: body, buffer: &buffer)
+        case .help: HelpOverlay.modal(spec.keyMap, scroll: helpScroll).render(into: body, buffer: &buffer)
         case .events: renderEvents(into: body, buffer: &buffer)
         case .curl: renderCurl(into: body, buffer: &buffer)
         case .normal, .filtering, .searching, .command: break
@@ -270,6 +271,12 @@ extension DashboardView {
         return (code, latency, state, uptime, spinner)
     }
 
+    /// Where a zoomed pane's content starts at `size`: inside the border and its one-cell inset,
+    /// under the header line (a table's header is its first row).
+    static func zoomInner(at size: Size) -> Rect {
+        Rect(x: 2, y: 2, width: max(0, size.columns - 4), height: max(0, size.rows - 4))
+    }
+
     private func renderPane(_ pane: PaneState, selected: Bool, into area: Rect, buffer: inout Buffer, zoomed: Bool) {
         drawn.panes.append(pane.id)
         let health = pane.health
@@ -329,7 +336,7 @@ extension DashboardView {
             if let content = content(of: pane) {
                 content.render(into: inner, buffer: &buffer, scroll: zoomed ? scroll(of: pane) : 0, highlight: zoomed ? zoomSearch : "")
             } else {
-                Paragraph(isPaused ? "paused: press r to load" : "no data yet", style: Style().dimmed, alignment: .center)
+                Paragraph(isPaused ? (spec.keyMap.primaryName(.reload).map { "paused: press \($0) to load" } ?? "paused") : "no data yet", style: Style().dimmed, alignment: .center)
                     .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)
             }
         }
@@ -371,7 +378,7 @@ extension DashboardView {
         }
         var lines: [(String, Style)] = [("Unable to load data.", Style().bolded)]
         lines += detailLines.map { ($0, Style().fg(.red)) }
-        lines.append(("\(StatusOverlay.retryLabel)      \(age)", Style().dimmed))
+        lines.append(("\(StatusOverlay.retryLabel(spec.keyMap))      \(age)", Style().dimmed))
         if lines.count > area.height { lines.remove(at: 0) }
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (offset, line) in lines.enumerated() where top + offset < area.bottom {

@@ -1,4 +1,5 @@
 import DashboardConfig
+import DashboardKeys
 import TerminalUI
 
 /// How the grid shows its panes at a size: in rows of panes (each spanning the columns its

@@ -1,3 +1,4 @@
+import DashboardKeys
 import Monitor
 import TerminalUI
 
@@ -11,6 +12,8 @@ public protocol ScreenWorld {
     var size: Size { get }
     /// Columns the grid uses at the current width.
     var gridColumns: Int { get }
+    /// What each key does where (the config's `keys:` over the standard map).
+    var keyMap: KeyMap { get }
     /// Whether the monitor's refreshes are paused.
     var isPaused: Bool { get }
     /// The event log's lines the model's filters let through.
@@ -19,6 +22,8 @@ public protocol ScreenWorld {
     func zoomLineCount(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> Int
     /// The rows a search in the zoom's `view` of a pane looks through, in order.
     func searchRows(_ pane: PaneID, _ view: ZoomView, width: Int, model: DashboardModel) -> [String]
+    /// Which column's header of a zoomed table is at `x`, `y` on screen, or nil.
+    func tableColumn(_ pane: PaneID, atX x: Int, y: Int, model: DashboardModel) -> Int?
     /// The columns of a table pane's data.
     func tableColumnCount(_ pane: PaneID, model: DashboardModel) -> Int
     /// The pane's request as a curl command (secrets masked, safe to paste).

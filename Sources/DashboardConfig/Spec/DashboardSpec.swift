@@ -1,3 +1,4 @@
+import DashboardKeys
 import Redaction
 
 /// A validated config file: the service, its per-pattern configuration, the panes and the layout.
@@ -22,6 +23,8 @@ public struct DashboardSpec: Sendable {
     public var mouse = true
     /// `theme:` — the colours states are drawn in.
     public var theme = ThemeSpec()
+    /// `keys:` over a user's `keys.yaml` over the standard keys: what each key does where.
+    public var keyMap = KeyMap.standard
     /// Secret values whose places are not kept: environment and file values in request bodies,
     /// login requests, digest and OAuth2 credentials.
     public var bodySecrets: [String] = []

@@ -14,7 +14,7 @@ public enum ZoomView: Int, CaseIterable, Sendable {
     }
 
     /// The next view (Tab) or the previous one (Shift-Tab), round the end.
-    func cycled(by step: Int) -> ZoomView {
+    public func cycled(by step: Int) -> ZoomView {
         let count = ZoomView.allCases.count
         return ZoomView(rawValue: (rawValue - 1 + step + count) % count + 1) ?? .data
     }
