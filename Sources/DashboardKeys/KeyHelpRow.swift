@@ -20,6 +20,19 @@ public struct KeyHelpRow: Sendable {
         self.hint = hint
     }
 
+    /// The row that holds `action` in `context`, or nil.
+    static func row(of action: KeyAction, in context: KeyContext) -> KeyHelpRow? {
+        rowIndex[context]?[action].map { all[$0] }
+    }
+
+    private static let rowIndex: [KeyContext: [KeyAction: Int]] = {
+        var index: [KeyContext: [KeyAction: Int]] = [:]
+        for (position, row) in all.enumerated() {
+            for action in row.actions where index[row.context]?[action] == nil { index[row.context, default: [:]][action] = position }
+        }
+        return index
+    }()
+
     /// Every row, in the order the help and README list them.
     public static let all: [KeyHelpRow] = [
         KeyHelpRow(.grid, [.reload], "reload the selected pane", readme: "reload the selected pane (shows its spinner)", hint: "reload"),

@@ -44,17 +44,15 @@ extension KeyMap {
     /// The footer's hint for the row that holds `action` in `context` ("r reload", "j/k scroll"),
     /// with `word` instead of the row's own; nil when the row is not in the footer or has no key.
     public func hint(_ action: KeyAction, in context: KeyContext = .grid, word: String? = nil) -> String? {
-        guard let row = KeyHelpRow.all.first(where: { $0.context == context && $0.actions.contains(action) }),
-            let word = word ?? row.hint
-        else { return nil }
-        let primaries = row.actions.compactMap { self.keys(for: $0, in: context).first?.screenName }
+        guard let row = KeyHelpRow.row(of: action, in: context), let word = word ?? row.hint else { return nil }
+        let primaries = row.actions.compactMap { primaryKey(for: $0, in: context)?.screenName }
         guard !primaries.isEmpty else { return nil }
         return primaries.joined(separator: "/") + " " + word
     }
 
     /// The first key of `action` in `context` as the screen names it, or nil when it has none.
     public func primaryName(_ action: KeyAction, in context: KeyContext = .grid) -> String? {
-        keys(for: action, in: context).first?.screenName
+        primaryKey(for: action, in: context)?.screenName
     }
 
     /// README's Keys table, in Markdown.

@@ -9,15 +9,20 @@ public struct KeyMap: Sendable, Equatable {
     /// is the one the footer shows).
     public private(set) var bindings: [KeyBinding]
     private var table: [KeyContext: [KeyEvent: KeyAction]]
+    /// Each action's first key in each context: what the footer names, every frame.
+    private var primaries: [KeyContext: [KeyAction: KeyEvent]]
 
     /// A map of `bindings`; where a key is bound twice in one context the first binding counts.
     public init(_ bindings: [KeyBinding]) {
         self.bindings = bindings
         var table: [KeyContext: [KeyEvent: KeyAction]] = [:]
-        for binding in bindings where table[binding.context]?[binding.key] == nil {
-            table[binding.context, default: [:]][binding.key] = binding.action
+        var primaries: [KeyContext: [KeyAction: KeyEvent]] = [:]
+        for binding in bindings {
+            if table[binding.context]?[binding.key] == nil { table[binding.context, default: [:]][binding.key] = binding.action }
+            if primaries[binding.context]?[binding.action] == nil { primaries[binding.context, default: [:]][binding.action] = binding.key }
         }
         self.table = table
+        self.primaries = primaries
     }
 
     public static func == (lhs: KeyMap, rhs: KeyMap) -> Bool { lhs.bindings == rhs.bindings }
@@ -33,6 +38,11 @@ public struct KeyMap: Sendable, Equatable {
             if let action = table[context]?[key] { return action }
         }
         return nil
+    }
+
+    /// The first of the keys that do `action` in `context`.
+    public func primaryKey(for action: KeyAction, in context: KeyContext) -> KeyEvent? {
+        primaries[context]?[action]
     }
 
     /// The keys that do `action` in `context`, in the order they are named.

@@ -102,6 +102,7 @@ extension DashboardView {
                     switch action {
                     case .togglePause where isPaused: keys.hint(action, word: "resume")
                     case .toggleRawValues where valueDisplay.raw: keys.hint(action, word: "formatted")
+                    case .selectNext: keys.primaryName(action).map { "\($0) next" }
                     default: keys.hint(action)
                     }
                 }
