@@ -18,33 +18,25 @@ extension KeyMap {
                 ])
             + bind(
                 .zoom,
-                [
-                    (k("q"), .close), (.escape, .close), (.enter, .close),
-                    (k("j"), .scrollDown), (.down, .scrollDown), (k("k"), .scrollUp), (.up, .scrollUp),
-                    (.pageDown, .pageDown), (k(" "), .pageDown), (.pageUp, .pageUp),
-                    (k("g"), .top), (.home, .top), (k("G"), .bottom), (.end, .bottom),
-                ]
-                    + ZoomView.allCases.map { (.character(Character("\($0.rawValue)")), .zoomView($0)) }
+                closing + scrolling + ZoomView.allCases.map { (k(Character("\($0.rawValue)")), .zoomView($0)) }
                     + [(.tab, .nextZoomView), (.backTab, .previousZoomView), (k("/"), .search), (k("n"), .searchNext), (k("N"), .searchPrevious)])
             + bind(.zoomTable, [(k("s"), .sortColumn), (k("<"), .sortPreviousColumn), (k(">"), .sortNextColumn)])
             + bind(
                 .events,
-                [
-                    (k("q"), .close), (.escape, .close), (.enter, .close), (k("e"), .showEvents),
-                    (k("j"), .scrollDown), (.down, .scrollDown), (k("k"), .scrollUp), (.up, .scrollUp),
-                    (.pageDown, .pageDown), (k(" "), .pageDown), (.pageUp, .pageUp),
-                    (k("g"), .top), (.home, .top), (k("G"), .bottom), (.end, .bottom),
-                    (k("/"), .filterEvents), (k("f"), .eventsOfThisPaneOnly), (k("r"), .toggleRequestedEvents),
-                ])
-            + bind(
-                .help,
-                [
-                    (k("q"), .close), (.escape, .close), (.enter, .close), (k("?"), .showHelp),
-                    (k("j"), .scrollDown), (.down, .scrollDown), (k("k"), .scrollUp), (.up, .scrollUp),
-                    (.pageDown, .pageDown), (k(" "), .pageDown), (.pageUp, .pageUp),
-                    (k("g"), .top), (.home, .top), (k("G"), .bottom), (.end, .bottom),
-                ])
-            + bind(.curl, [(k("q"), .close), (.escape, .close), (.enter, .close), (k("c"), .showCurl)]))
+                closing + [(k("e"), .showEvents)] + scrolling
+                    + [(k("/"), .filterEvents), (k("f"), .eventsOfThisPaneOnly), (k("r"), .toggleRequestedEvents)])
+            + bind(.help, closing + [(k("?"), .showHelp)] + scrolling)
+            + bind(.curl, closing + [(k("c"), .showCurl)]))
+
+    /// How every view closes: `q` first (the footer's), as in less and k9s.
+    private static let closing: [(KeyEvent, KeyAction)] = [(k("q"), .close), (.escape, .close), (.enter, .close)]
+
+    /// How every view that scrolls scrolls.
+    private static let scrolling: [(KeyEvent, KeyAction)] = [
+        (k("j"), .scrollDown), (.down, .scrollDown), (k("k"), .scrollUp), (.up, .scrollUp),
+        (.pageDown, .pageDown), (k(" "), .pageDown), (.pageUp, .pageUp),
+        (k("g"), .top), (.home, .top), (k("G"), .bottom), (.end, .bottom),
+    ]
 
     private static func k(_ character: Character) -> KeyEvent { .character(character) }
 

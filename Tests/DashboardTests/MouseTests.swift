@@ -23,8 +23,8 @@ import Testing
           - { title: Users, resource: /users, every: 1h }
         """
 
-    func harness(columns: Int = 80, rows: Int = 24) async throws -> DashboardHarness {
-        let h = try DashboardHarness(config, columns: columns, rows: rows)
+    func harness(columns: Int = 80, rows: Int = 24, keys: String = "") async throws -> DashboardHarness {
+        let h = try DashboardHarness(config + (keys.isEmpty ? "" : "\nkeys: " + keys), columns: columns, rows: rows)
         h.stub("health", .json(#"{"status":"UP"}"#))
         h.stub("orders", .text((1...60).map { "order \($0)" }.joined(separator: "\n")))
         h.stub("payments", .json(#"{"message":"down"}"#, status: 503))
@@ -117,13 +117,7 @@ import Testing
     }
 
     @Test func clicksAndTheWheelAskForActionsWhateverTheirKeys() async throws {
-        let h = try DashboardHarness(config + "\nkeys: { zoom: z, down: [n], scrollDown: J, retry: T }", columns: 80, rows: 24)
-        h.stub("health", .json(#"{"status":"UP"}"#))
-        h.stub("orders", .text((1...60).map { "order \($0)" }.joined(separator: "\n")))
-        h.stub("payments", .json(#"{"message":"down"}"#, status: 503))
-        h.stub("users", .json("42"))
-        h.app.start()
-        try await h.settle()
+        let h = try await harness(keys: "{ zoom: z, down: [n], scrollDown: J, retry: T }")
         #expect(h.screen.contains { $0.contains("[T] Try again") }, "the button names the retry key: \(h.screen)")
         let before = h.network.receivedRequests.filter { $0.url?.path == "/payments" }.count
         _ = try await click(h, "[T] Try again")
