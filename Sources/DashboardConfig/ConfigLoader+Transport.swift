@@ -186,12 +186,7 @@ extension ConfigLoader {
 
     /// Interpolates text the loader made up (`${file:PATH}` for `{ file: PATH }`), reporting at `node`.
     static func interpolateSecret(_ text: String, at node: Node, _ what: String, reader: inout NodeReader) -> ConfigString? {
-        switch reader.interpolator.interpolate(text) {
-        case .success(let value): return value
-        case .failure(let failure):
-            reader.problem(at: node, "\(what): \(failure)")
-            return nil
-        }
+        reader.interpolate(text, at: node, what)
     }
 
     static let loginKeys = ["resource", "method", "body", "token", "header", "scheme", "refreshOn"]

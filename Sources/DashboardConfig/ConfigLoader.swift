@@ -29,8 +29,13 @@ public enum ConfigLoader {
 
     /// Loads and validates the file at `path`; with `keysFile`, its keys (a `keys.yaml`, when it is
     /// there) come under the config's own `keys:`, and its problems are the config's.
+    ///
+    /// `withoutSecrets` checks a config where its secrets are not at hand (CI): an unset variable
+    /// or an unreadable `${file:…}` is a warning in `DashboardSpec.warnings`, not a problem, and
+    /// the spec holds placeholders for them, so it is for reading, never for running.
     public static func load(
-        path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keysFile: String? = nil
+        path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keysFile: String? = nil,
+        withoutSecrets: Bool = false
     ) throws(ConfigErrors) -> DashboardSpec {
         var keys = KeyMap.standard
         var keysProblems: [ConfigProblem] = []
@@ -46,7 +51,7 @@ public enum ConfigLoader {
             throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
         }
         let spec: DashboardSpec
-        do { spec = try parse(text, file: path, environment: environment, keys: keys) } catch { throw ConfigErrors(keysProblems + error.problems) }
+        do { spec = try parse(text, file: path, environment: environment, keys: keys, withoutSecrets: withoutSecrets) } catch { throw ConfigErrors(keysProblems + error.problems) }
         guard keysProblems.isEmpty else { throw ConfigErrors(keysProblems) }
         return spec
     }
@@ -63,9 +68,10 @@ public enum ConfigLoader {
 
     /// Validates config text; `file` is used in messages; its `keys:` come over `keys`.
     public static func parse(
-        _ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: KeyMap = .standard
+        _ text: String, file: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: KeyMap = .standard,
+        withoutSecrets: Bool = false
     ) throws(ConfigErrors) -> DashboardSpec {
-        var reader = NodeReader(file: file, environment: environment)
+        var reader = NodeReader(file: file, environment: environment, withoutSecrets: withoutSecrets)
         let keyProblems = YAMLGuard.keyProblems(in: text)
         guard keyProblems.isEmpty else {
             throw ConfigErrors(keyProblems.map { ConfigProblem(file: file, line: $0.line, column: $0.column, message: $0.message) })
@@ -87,7 +93,10 @@ public enum ConfigLoader {
                 file: file, line: 1, column: 1,
                 message: "the file expands to more than \(limit) values through its anchors and aliases (*name); a config may expand to at most its size in bytes plus \(YAMLGuard.allowance)")])
         }
-        let spec = readDashboard(root, keys: keys, reader: &reader)
+        var spec = readDashboard(root, keys: keys, reader: &reader)
+        // A problem where a placeholder went in is the missing secret's, already a warning.
+        reader.problems.removeAll { reader.placeholders.contains([$0.line, $0.column]) }
+        spec?.warnings = reader.warnings
         guard reader.problems.isEmpty, let spec else {
             throw ConfigErrors(reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
@@ -266,7 +275,10 @@ public enum ConfigLoader {
             switch entry.key {
             case "baseURL":
                 guard let url = reader.interpolated(entry.value, "\(prefix).baseURL") else { continue }
-                if let problem = WrittenURL.problem(in: url.value) {
+                if reader.holdsPlaceholder(entry.value), WrittenURL.problem(in: url.value) != nil || !isHTTPURL(url.value) {
+                    // Checked without its secrets: the panes still need a base to be checked against.
+                    spec.baseURL = ConfigString("http://unset.invalid/")
+                } else if let problem = WrittenURL.problem(in: url.value) {
                     reader.problem(at: entry.value, "\(prefix).baseURL \"\(url.display)\" \(problem)")
                 } else if isHTTPURL(url.value) {
                     spec.baseURL = url

@@ -99,13 +99,28 @@ public struct EnvironmentInterpolator: Sendable {
 
     /// The interpolated string, or the first problem.
     public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
-        guard text.contains("$") else { return .success(ConfigString(text)) }
+        interpolate(text, lenient: false).map(\.value)
+    }
+
+    /// What a value stands in for a variable that is not set or a file that cannot be read, when
+    /// a config is checked without its secrets (`interpolateWithoutSecrets`).
+    public static let placeholder = "unset"
+
+    /// The interpolated string with `placeholder` for every unset variable and unreadable file
+    /// (each named in `missing`), or a problem in how the text is written.
+    public func interpolateWithoutSecrets(_ text: String) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
+        interpolate(text, lenient: true)
+    }
+
+    private func interpolate(_ text: String, lenient: Bool) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
+        guard text.contains("$") else { return .success((ConfigString(text), [])) }
         let pieces: [Piece]
         switch Self.pieces(of: text) {
         case .success(let split): pieces = split
         case .failure(let failure): return .failure(failure)
         }
         var out = ""
+        var missing: [Failure] = []
         var fromEnvironment: [String] = []
         var files: [String] = []
         for piece in pieces {
@@ -120,7 +135,9 @@ public struct EnvironmentInterpolator: Sendable {
                     if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
                     if !files.contains(path) { files.append(path) }
                 case .failure(let reason):
-                    return .failure(.unreadable(path: written, reason: reason.message))
+                    guard lenient else { return .failure(.unreadable(path: written, reason: reason.message)) }
+                    missing.append(.unreadable(path: written, reason: reason.message))
+                    out += Self.placeholder
                 }
             case .variable(let name, let fallback):
                 if let value = environment[name], !(value.isEmpty && fallback != nil) {
@@ -128,12 +145,15 @@ public struct EnvironmentInterpolator: Sendable {
                     if !value.isEmpty, !fromEnvironment.contains(value) { fromEnvironment.append(value) }
                 } else if let fallback {
                     out += fallback
+                } else if lenient {
+                    missing.append(.unset(name))
+                    out += Self.placeholder
                 } else {
                     return .failure(.unset(name))
                 }
             }
         }
-        return .success(ConfigString(template: text, value: out, environmentValues: fromEnvironment, files: files))
+        return .success((ConfigString(template: text, value: out, environmentValues: fromEnvironment, files: files), missing))
     }
 
     /// `path` as written: `~/` under the home directory, relative under `folder`.

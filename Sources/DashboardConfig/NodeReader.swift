@@ -14,9 +14,16 @@ struct NodeReader {
     var bodySecrets: Set<String> = []
     /// Where values read from files put their new contents when the files change.
     let liveSecrets = LiveSecrets()
+    /// Checking without secrets (`check` in CI): an unset variable or unreadable file is a
+    /// warning, its value a placeholder, and a problem where one went in is not reported.
+    var withoutSecrets = false
+    var warnings: [ConfigProblem] = []
+    /// Where values hold placeholders (line, column).
+    var placeholders: Set<[Int]> = []
 
-    init(file: String, environment: [String: String]) {
+    init(file: String, environment: [String: String], withoutSecrets: Bool = false) {
         self.file = file
+        self.withoutSecrets = withoutSecrets
         self.interpolator = EnvironmentInterpolator(
             environment: environment, folder: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
@@ -73,8 +80,35 @@ struct NodeReader {
 
     mutating func interpolated(_ node: Node, _ what: String) -> ConfigString? {
         guard let text = string(node, what) else { return nil }
-        switch interpolator.interpolate(text) {
-        case .success(let value): return value
+        return interpolate(text, at: node, what)
+    }
+
+    /// Whether the value at `node` holds a placeholder for a missing secret.
+    func holdsPlaceholder(_ node: Node) -> Bool {
+        placeholders.contains([node.mark?.line ?? 1, node.mark?.column ?? 1])
+    }
+
+    /// `text`, written at `node`, with its variables and files filled in; a problem at `node`
+    /// when that fails (without secrets, an unset variable or unreadable file is a warning).
+    mutating func interpolate(_ text: String, at node: Node, _ what: String) -> ConfigString? {
+        guard withoutSecrets else {
+            switch interpolator.interpolate(text) {
+            case .success(let value): return value
+            case .failure(let failure):
+                problem(at: node, "\(what): \(failure)")
+                return nil
+            }
+        }
+        switch interpolator.interpolateWithoutSecrets(text) {
+        case .success(let (value, missing)):
+            let mark = node.mark
+            for failure in missing {
+                warnings.append(ConfigProblem(
+                    file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                    message: "\(what): \(failure); the dashboard, snapshot, events and serve refuse to start without it"))
+            }
+            if !missing.isEmpty { placeholders.insert([mark?.line ?? 1, mark?.column ?? 1]) }
+            return value
         case .failure(let failure):
             problem(at: node, "\(what): \(failure)")
             return nil
@@ -174,14 +208,9 @@ struct NodeReader {
                 if let int = node.int { return .int(int) }
                 if let double = node.float { return .double(double) }
             }
-            switch interpolator.interpolate(scalar.string) {
-            case .success(let value):
-                bodySecrets.formUnion(value.environmentValues)
-                return .string(value.value)
-            case .failure(let failure):
-                problem(at: node, "\(what): \(failure)")
-                return nil
-            }
+            guard let value = interpolate(scalar.string, at: node, what) else { return nil }
+            bodySecrets.formUnion(value.environmentValues)
+            return .string(value.value)
         case .sequence(let sequence):
             var items: [JSON] = []
             for item in sequence {

@@ -20,13 +20,16 @@ struct Hammock: AsyncParsableCommand {
         commandName: "hammock",
         abstract: "A full-screen terminal monitor for HTTP APIs.",
         discussion: """
-            hammock [CONFIG]          open the dashboard (default ./hammock.yaml)
+            hammock [CONFIG]          open the dashboard
             hammock demo              serve a demo API on 127.0.0.1 and open it
-            hammock check CONFIG      validate; exit 1 and print every problem
-            hammock snapshot CONFIG   load each pane once, print the frame (--json)
-            hammock events CONFIG     stream resource events as JSON lines
-            hammock serve CONFIG      probe headless; serve /metrics for Prometheus
+            hammock check [CONFIG]    validate; exit 2 and print every problem
+            hammock snapshot [CONFIG] load each pane once, print the frame (--json)
+            hammock events [CONFIG]   stream resource events as JSON lines
+            hammock serve [CONFIG]    probe headless; serve /metrics for Prometheus
             hammock init              write a commented starter hammock.yaml
+
+            Config: \(ConfigOptions.order).
+            Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")); 128+N ended by signal N.
             """,
         version: version,
         subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Serve.self, Init.self],
@@ -87,17 +90,21 @@ func sanitized(_ text: String) -> String {
     Sanitizer.lines(text).joined(separator: "\n")
 }
 
-/// Loads a config or prints every problem and exits 1; with `keys`, the user's `keys.yaml` too
+/// Loads a config or prints every problem and exits 2 (`ExitStatus.invalidConfig`); with `keys`, the user's `keys.yaml` too
 /// (for the dashboard and `check`: the headless commands have no keys).
-func loadConfig(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: Bool = false) throws -> DashboardSpec {
+func loadConfig(
+    _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment, keys: Bool = false, withoutSecrets: Bool = false
+) throws -> DashboardSpec {
     do {
-        return try ConfigLoader.load(path: path, environment: environment, keysFile: keys ? ConfigLoader.personalKeysPath(environment: environment) : nil)
+        return try ConfigLoader.load(
+            path: path, environment: environment, keysFile: keys ? ConfigLoader.personalKeysPath(environment: environment) : nil,
+            withoutSecrets: withoutSecrets)
     } catch {
         for problem in error.problems { printError(problem.description) }
         var files: [String] = []
         for problem in error.problems where !files.contains(problem.file) { files.append(problem.file) }
         printError("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \((files.isEmpty ? [path] : files).joined(separator: " and "))")
-        throw ExitCode(1)
+        throw ExitStatus.invalidConfig.exit
     }
 }
 
@@ -165,8 +172,7 @@ enum EventLineTime {
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the dashboard (the default command).")
 
-    @Argument(help: "The config file (default: ./hammock.yaml).")
-    var config: String?
+    @OptionGroup var config: ConfigOptions
 
     @Option(
         name: .customLong("metrics-listen"),
@@ -184,20 +190,11 @@ struct Open: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let path = config ?? "hammock.yaml"
-        if config == nil, !FileManager.default.fileExists(atPath: path) {
-            printError("""
-                There is no hammock.yaml here.
-                  hammock demo              see Hammock working against a built-in demo API
-                  hammock init              write a commented starter hammock.yaml
-                  hammock path/to/file.yaml open a config file elsewhere
-                """)
-            throw ExitCode(1)
-        }
+        let path = try config.path()
         let spec = try loadConfig(path, keys: true)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("hammock needs a terminal to draw in. From scripts use `hammock snapshot \(path)` or `hammock events \(path)`.")
-            throw ExitCode(1)
+            throw ExitStatus.usage.exit
         }
         let redactor = SharedRedactor(Redactor(spec))
         try global.apply(interactive: true, redactor: redactor)
@@ -231,7 +228,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         if !serveOnly, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
             printError("hammock demo needs a terminal to draw in. Try `hammock demo --serve-only` and `hammock snapshot config/demo.yaml`.")
-            throw ExitCode(1)
+            throw ExitStatus.usage.exit
         }
         let api: DemoAPI
         if let port {
@@ -276,14 +273,25 @@ struct Demo: AsyncParsableCommand {
 }
 
 struct Check: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Validate a config file; exit 1 and print every problem.")
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a config file; exit 2 and print every problem.",
+        discussion: """
+            Variables that are not set and ${file:…} files that cannot be read are warnings (exit 0): a config \
+            checks in CI without its secrets. With --strict they are problems, as for the dashboard, snapshot, \
+            events and serve, which refuse to start without them.
+            """)
 
-    @Argument(help: "The config file.")
-    var config: String
+    @OptionGroup var config: ConfigOptions
+
+    @Flag(help: "Unset variables and unreadable files are problems (exit 2), not warnings.")
+    var strict = false
 
     func run() async throws {
-        let spec = try loadConfig(config, keys: true)
-        printLine("✓ \(config): \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s"), \(spec.configure.count) configure block\(spec.configure.count == 1 ? "" : "s")")
+        let path = try config.path()
+        let spec = try loadConfig(path, keys: true, withoutSecrets: !strict)
+        for warning in spec.warnings { printError("\(warning.file):\(warning.line):\(warning.column): warning: \(warning.message)") }
+        let warnings = spec.warnings.isEmpty ? "" : ", \(spec.warnings.count) warning\(spec.warnings.count == 1 ? "" : "s") (secrets not at hand)"
+        printLine("✓ \(path): \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s"), \(spec.configure.count) configure block\(spec.configure.count == 1 ? "" : "s")" + warnings)
         printLine(spec.redactedSummary)
     }
 }
@@ -291,10 +299,9 @@ struct Check: AsyncParsableCommand {
 struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Load every pane once and print the frame as plain text; exit 1 if any pane failed.")
+        abstract: "Load every pane once and print the frame as plain text; exit 1 if any pane failed, 2 if the config has problems.")
 
-    @Argument(help: "The config file.")
-    var config: String
+    @OptionGroup var config: ConfigOptions
 
     @Flag(help: "Print each pane's state as JSON instead of the frame.")
     var json = false
@@ -316,7 +323,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try loadConfig(config)
+        let spec = try loadConfig(try config.path())
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         let result = await Snapshot.take(spec: spec, columns: width, rows: height, historyStore: cache.directory.map(HistoryStore.init)) {
             $0.makeServices(networking: Hammock.networking())
@@ -326,15 +333,14 @@ struct SnapshotCommand: AsyncParsableCommand {
         } else {
             printLine(result.lines.joined(separator: "\n"))
         }
-        throw ExitCode(result.ok ? 0 : 1)
+        throw (result.ok ? ExitStatus.ok : .failed).exit
     }
 }
 
 struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Stream resource events as JSON lines until interrupted.")
 
-    @Argument(help: "The config file.")
-    var config: String
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: "Stop after this many events.")
     var count: Int?
@@ -346,7 +352,7 @@ struct Events: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try loadConfig(config)
+        let spec = try loadConfig(try config.path())
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         await EventsRunner.run(spec: spec, limit: count)
     }
@@ -362,8 +368,7 @@ struct Serve: AsyncParsableCommand {
             The same engine and config as the dashboard, alerts included; the config reloads when edited.
             """)
 
-    @Argument(help: "The config file.")
-    var config: String
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: ArgumentHelp("Where to listen: an IPv4 address and a port. Loopback unless you name another address.", valueName: "host:port"))
     var listen = "127.0.0.1:9464"
@@ -383,7 +388,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try loadConfig(config)
+        let spec = try loadConfig(try config.path())
         let redactor = SharedRedactor(Redactor(spec))
         try global.apply(interactive: false, redactor: redactor)
         let status = await ServeRunner.run(
@@ -407,20 +412,20 @@ struct Init: AsyncParsableCommand {
         if lstat(output, &info) == 0 {
             guard force else {
                 printError("\(output) already exists; use --force to overwrite it")
-                throw ExitCode(1)
+                throw ExitStatus.usage.exit
             }
             // Only a regular file is ever replaced: never a device (/dev/null as root), a pipe,
             // a directory or a symbolic link (whose target could be anything).
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 printError("\(output) is not a regular file; not replacing it")
-                throw ExitCode(1)
+                throw ExitStatus.usage.exit
             }
         }
         do {
             try PrivateFiles.writeAtomically(Data((StarterConfig.text + "\n").utf8), to: URL(fileURLWithPath: output))
         } catch {
             printError("cannot write \(output): \(error)")
-            throw ExitCode(1)
+            throw ExitStatus.internalError.exit
         }
         printLine("Wrote \(output). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")
     }

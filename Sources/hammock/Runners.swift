@@ -29,7 +29,7 @@ enum DashboardRunner {
                 metrics = try await MetricsServer.start(on: metricsListen, location: nil) { holder.app?.monitor }
             } catch {
                 printError("hammock: --metrics-listen: \(error)")
-                return 1
+                return ExitStatus.internalError.rawValue
             }
         }
         let session: TerminalSession
@@ -37,7 +37,7 @@ enum DashboardRunner {
             session = try TerminalSession(mouse: mouse)
         } catch {
             printError("hammock: \(error)")
-            return 1
+            return ExitStatus.internalError.rawValue
         }
         let terminal = Terminal(backend: session.backend)
         let app = DashboardApp(
@@ -121,7 +121,7 @@ enum ServeRunner {
             monitor.onStateChange = { server.stateChanged() }
         } catch {
             printError("hammock serve: \(error)")
-            return 1
+            return ExitStatus.internalError.rawValue
         }
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let unwatched = reloader.watch { outcome in

@@ -49,16 +49,81 @@ import Testing
               relaod: x
             """.write(toFile: directory + "/hammock.yaml", atomically: true, encoding: .utf8)
         var outcome = try await hammock(["check", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 2)
         #expect(outcome.errors.contains("\(home)/hammock/keys.yaml:2:12: keys.retry: k is already up in the grid; give retry another key, or up one"), "\(outcome.errors)")
         #expect(outcome.errors.contains("hammock.yaml:5:3: unknown action \"relaod\" under keys (did you mean \"reload\"?)"), "\(outcome.errors)")
         try "retry: T\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
         outcome = try await hammock(["check", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
-        #expect(outcome.status == 1 && !outcome.errors.contains("keys.yaml"), "\(outcome.errors)")
+        #expect(outcome.status == 2 && !outcome.errors.contains("keys.yaml"), "\(outcome.errors)")
         // snapshot reads no keys.yaml, and has no use for the config's keys beyond checking them.
         try "retry: k\n".write(toFile: home + "/hammock/keys.yaml", atomically: true, encoding: .utf8)
         outcome = try await hammock(["snapshot", "hammock.yaml"], environment: ["XDG_CONFIG_HOME": home], in: directory)
         #expect(!outcome.errors.contains("keys.yaml"), "\(outcome.errors)")
+    }
+
+    /// Each exit status README's table names, as a script sees it; `check` and `snapshot` agree.
+    @Test func exitStatusesSayWhatHappened() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "service: { baseURL: \"http://127.0.0.1:1/\" }\npanes:\n  - { title: Down, resource: /down }\n"
+            .write(toFile: directory + "/down.yaml", atomically: true, encoding: .utf8)
+        try "service: { baseURL: \"http://127.0.0.1:1/\" }\npanes:\n  - { title: A, resource: /a, every: fast }\n"
+            .write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
+        let cases: [([String], Int32)] = [
+            (["check", "down.yaml"], 0),
+            (["snapshot", "down.yaml"], 1),
+            (["check", "bad.yaml"], 2), (["snapshot", "bad.yaml"], 2), (["events", "bad.yaml"], 2), (["serve", "bad.yaml"], 2),
+            (["check", "missing.yaml"], 2), (["snapshot", "missing.yaml"], 2),
+            (["check"], 2),
+            (["snapshto", "down.yaml"], 64), (["snapshot", "--bogus", "down.yaml"], 64), (["snapshot", "--width", "5", "down.yaml"], 64),
+            (["down.yaml"], 64),
+            (["init", "--output", directory + "/no/such/folder/hammock.yaml"], 70),
+        ]
+        for (arguments, status) in cases {
+            let outcome = try await hammock(arguments, in: directory)
+            #expect(outcome.status == status, "hammock \(arguments.joined(separator: " ")): \(outcome.errors)")
+        }
+        // The help's list and README's table say the same.
+        let help = try await hammock(["--help"]).output.replacingOccurrences(of: "\n", with: " ")
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        for status: Int32 in [0, 1, 2, 64, 70] {
+            let row = try #require(readme.components(separatedBy: "\n").first { $0.hasPrefix("| \(status) | ") }, "README's row for \(status)")
+            let meaning = String(row.dropFirst("| \(status) | ".count).dropLast(2))
+            #expect(help.replacingOccurrences(of: "  ", with: " ").contains("\(status) \(meaning)"), "--help says \(status): \(meaning)")
+        }
+    }
+
+    /// The config is the argument or --config, then HAMMOCK_CONFIG, then ./hammock.yaml, then
+    /// $XDG_CONFIG_HOME/hammock/hammock.yaml.
+    @Test func theConfigIsFoundInTheOrderTheHelpGives() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let home = directory + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/hammock", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/work", withIntermediateDirectories: true)
+        func write(_ title: String, _ path: String) throws {
+            try "title: \(title)\nservice: { baseURL: \"http://127.0.0.1:1/\" }\npanes:\n  - { title: A, resource: /a }\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write("Personal", home + "/hammock/hammock.yaml")
+        try write("Named", directory + "/named.yaml")
+        try write("Given", directory + "/given.yaml")
+        let work = directory + "/work"
+        func title(_ arguments: [String], _ environment: [String: String]) async throws -> String {
+            let outcome = try await hammock(["check"] + arguments, environment: ["XDG_CONFIG_HOME": home].merging(environment) { $1 }, in: work)
+            return outcome.output.components(separatedBy: "\n").first { $0.hasPrefix("Given") || $0.hasPrefix("Named") || $0.hasPrefix("Personal") || $0.hasPrefix("Here") }?
+                .components(separatedBy: " ").first ?? "status \(outcome.status): \(outcome.errors)"
+        }
+        #expect(try await title([], [:]) == "Personal")
+        try write("Here", work + "/hammock.yaml")
+        #expect(try await title([], [:]) == "Here")
+        #expect(try await title([], ["HAMMOCK_CONFIG": directory + "/named.yaml"]) == "Named")
+        #expect(try await title(["--config", directory + "/given.yaml"], ["HAMMOCK_CONFIG": directory + "/named.yaml"]) == "Given")
+        #expect(try await title([directory + "/given.yaml"], ["HAMMOCK_CONFIG": directory + "/named.yaml"]) == "Given")
+        let twice = try await hammock(["check", directory + "/given.yaml", "--config", directory + "/named.yaml"], in: work)
+        #expect(twice.status == 64 && twice.errors.contains("give the config once"), "\(twice.errors)")
+        let help = try await hammock(["--help"])
+        #expect(help.output.replacingOccurrences(of: "\n", with: " ").contains("$HAMMOCK_CONFIG, then ./hammock.yaml, then $XDG_CONFIG_HOME/hammock/hammock.yaml"))
     }
 
     @Test func versionAndHelp() async throws {
@@ -111,15 +176,15 @@ import Testing
 
     @Test func withoutAConfigItSaysHowToStart() async throws {
         let outcome = try await hammock([], in: try temporaryDirectory())
-        #expect(outcome.status == 1)
-        #expect(outcome.errors.contains("There is no hammock.yaml here."))
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains("No config found. Looked for ./hammock.yaml and "), "\(outcome.errors)")
         #expect(outcome.errors.contains("hammock demo"))
         #expect(outcome.errors.contains("hammock init"))
     }
 
     @Test func withoutATerminalItPointsToSnapshotAndEvents() async throws {
         let outcome = try await hammock([Self.demoConfig])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.errors == "hammock needs a terminal to draw in. From scripts use `hammock snapshot \(Self.demoConfig)` or `hammock events \(Self.demoConfig)`.\n")
     }
 
@@ -128,7 +193,7 @@ import Testing
         let path = directory + "/bad.yaml"
         try "service:\n  baseURL: ftp://x\npanes:\n  - title: A\n    resource: /a\n    show: tabel\n".write(toFile: path, atomically: true, encoding: .utf8)
         let outcome = try await hammock(["check", path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 2)
         #expect(outcome.errors == """
             \(path):2:12: service.baseURL "ftp://x" is not an http or https URL
             \(path):5:15: resource "/a" is a path, so service.baseURL is needed
@@ -156,7 +221,7 @@ import Testing
         #expect(first.output == "Wrote hammock.yaml. Edit it, then run `hammock check hammock.yaml` and `hammock hammock.yaml`.\n")
         #expect(try await hammock(["check", "hammock.yaml"], in: directory).status == 0)
         let second = try await hammock(["init"], in: directory)
-        #expect(second.status == 1)
+        #expect(second.status == 64)
         #expect(second.errors == "hammock.yaml already exists; use --force to overwrite it\n")
         #expect(try await hammock(["init", "--force"], in: directory).status == 0)
     }

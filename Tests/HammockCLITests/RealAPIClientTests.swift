@@ -134,7 +134,7 @@ import Testing
               - { title: Health, resource: /health, show: json }
             """
         let check = try await run(yaml.replacingOccurrences(of: "PASSWORD", with: ""), ["check"])
-        #expect(check.status == 1)
+        #expect(check.status == 2)
         #expect(check.errors.contains(":3:") && check.errors.contains("tls.clientKey is encrypted: give its passphrase as service.tls.clientKeyPassword"), "\(check.errors)")
         let with = try await run(yaml.replacingOccurrences(of: "PASSWORD", with: ", clientKeyPassword: \"${KEYPASS}\""), environment: ["KEYPASS": "sesame"])
         #expect(with.status == 0, "\(with.output)\(with.errors)")
@@ -148,7 +148,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         for key in ["ca", "clientCert"] {
             let outcome = try await run("service:\n  baseURL: https://127.0.0.1:1/\n  tls: { \(key): \(fifo) }\npanes:\n  - { title: A, resource: /a }\n", ["check"])
-            #expect(outcome.status == 1)
+            #expect(outcome.status == 2)
             #expect(outcome.errors.contains("service.tls.\(key): \(fifo) is not a regular file"), "\(outcome.errors)")
         }
     }

@@ -92,9 +92,16 @@ import Testing
         let path = Self.configDirectory.appendingPathComponent("paginated.yaml").path
         var environment = ProcessInfo.processInfo.environment
         environment["USERS_API_TOKEN"] = nil
+        // check lints without secrets: a warning naming the variable, exit 0; --strict refuses, as
+        // the commands that run the config do.
         let outcome = try await ProcessRunner.capture([CLITests.binary, "check", path], environment: environment, timeout: 60)
-        #expect(outcome.status != 0)
-        #expect((outcome.output + outcome.errors).contains("USERS_API_TOKEN"))
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.errors.contains("warning:") && outcome.errors.contains("USERS_API_TOKEN is not set"), "\(outcome.errors)")
+        #expect(outcome.output.contains("1 warning (secrets not at hand)"), "\(outcome.output)")
+        let strict = try await ProcessRunner.capture([CLITests.binary, "check", "--strict", path], environment: environment, timeout: 60)
+        #expect(strict.status == 2 && strict.errors.contains("USERS_API_TOKEN is not set") && !strict.errors.contains("warning:"), "\(strict.errors)")
+        let snapshot = try await ProcessRunner.capture([CLITests.binary, "snapshot", path], environment: environment, timeout: 60)
+        #expect(snapshot.status == 2 && snapshot.errors.contains("USERS_API_TOKEN is not set"), "\(snapshot.errors)")
     }
 
     @Test func thePrometheusSamplesReadARealPrometheus() async throws {

@@ -23,6 +23,9 @@ public struct DashboardSpec: Sendable {
     public var mouse = true
     /// `theme:` — the colours states are drawn in.
     public var theme = ThemeSpec()
+    /// What a check without secrets found missing (unset variables, unreadable files), each at
+    /// its place; always empty for a spec loaded to run.
+    public var warnings: [ConfigProblem] = []
     /// `keys:` over a user's `keys.yaml` over the standard keys: what each key does where.
     public var keyMap = KeyMap.standard
     /// Secret values whose places are not kept: environment and file values in request bodies,
