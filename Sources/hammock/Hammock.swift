@@ -303,8 +303,22 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Flag(help: "Print each pane's state as JSON instead of the frame.")
+    /// What `snapshot` prints.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, tap
+    }
+
+    @Option(help: ArgumentHelp("What to print: text (the frame, for logs), json, junit or tap.", valueName: "format"))
+    var format: Format = .text
+
+    @Flag(help: "Print each pane's state as JSON (as --format json).")
     var json = false
+
+    @Option(name: .customLong("report-junit"), help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "file"))
+    var reportJUnit: String?
+
+    @Option(name: .customLong("report-tap"), help: ArgumentHelp("Also write a TAP report here.", valueName: "file"))
+    var reportTAP: String?
 
     @Option(help: "Frame width in columns.")
     var width = 100
@@ -320,18 +334,43 @@ struct SnapshotCommand: AsyncParsableCommand {
         guard (10...1000).contains(width), (3...1000).contains(height) else {
             throw ValidationError("--width must be 10…1000 and --height 3…1000")
         }
+        if json, format != .text, format != .json { throw ValidationError("--json and --format \(format.rawValue): choose one") }
     }
 
     func run() async throws {
         let spec = try loadConfig(try config.path())
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
+        let started = Date()
         let result = await Snapshot.take(spec: spec, columns: width, rows: height, historyStore: cache.directory.map(HistoryStore.init)) {
             $0.makeServices(networking: Hammock.networking())
         }
-        if json {
-            printLine(result.json.prettyPrinted())
-        } else {
-            printLine(result.lines.joined(separator: "\n"))
+        let seconds = Date().timeIntervalSince(started)
+        let timestamp = ISO8601DateFormatter().string(from: started)
+        var state = result.json
+        if case .object(var object) = state {
+            // What a script needs to trust the rest: the shape's version, when, and by what.
+            var meta = JSONObject([("schemaVersion", .int(1)), ("generatedAt", .string(timestamp)), ("hammockVersion", .string(Hammock.version))])
+            for (key, value) in object.members { meta[key] = value }
+            meta["durationMs"] = .int(Int((seconds * 1000).rounded()))
+            object = meta
+            state = .object(object)
+        }
+        let junit = { SnapshotReport.junit(state, seconds: seconds, timestamp: timestamp, hostname: ProcessInfo.processInfo.hostName, version: Hammock.version) }
+        switch json ? .json : format {
+        case .text: printLine(result.lines.joined(separator: "\n"))
+        case .json: printLine(state.prettyPrinted())
+        // Through the sanitiser, as every line for a terminal: a title may hold escape sequences.
+        case .junit: printLine(String(junit().dropLast()))
+        case .tap: printLine(String(SnapshotReport.tap(state).dropLast()))
+        }
+        for (path, report) in [(reportJUnit, junit), (reportTAP, { SnapshotReport.tap(state) })] {
+            guard let path else { continue }
+            do {
+                try PrivateFiles.writeAtomically(Data(report().utf8), to: URL(fileURLWithPath: path))
+            } catch {
+                printError("cannot write the report \(path): \(error)")
+                throw ExitStatus.internalError.exit
+            }
         }
         throw (result.ok ? ExitStatus.ok : .failed).exit
     }

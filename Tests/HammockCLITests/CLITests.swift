@@ -5,6 +5,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import ResourceEngine
 import HammockHarness
 import Testing
@@ -243,7 +246,50 @@ import Testing
         #expect(lines.contains { $0.contains("│ status   UP") })
         #expect(lines.contains { $0.contains("│ 503 · Payment gateway unavailable") }, "errorMessage lifted the message from the body")
         #expect(lines.contains { $0.contains("│ name  Ada Lovelace") }, "the bearer token from configure reached /secure")
-        #expect(lines.count == 25)
+        #expect(lines.count == 24, "the frame without its footer of keys")
+        #expect(!outcome.output.contains("? help") && !outcome.output.contains("r reload"), "no key hints in a log")
+    }
+
+    /// JUnit (read back by libxml2 through FoundationXML, every element and attribute the JUnit
+    /// schema requires present) and TAP, to standard output or to files beside the frame.
+    @Test func snapshotWritesReportsCISystemsRead() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = directory + "/junit.xml"
+        let outcome = try await hammock(
+            ["snapshot", Self.demoConfig, "--report-junit", report, "--report-tap", directory + "/tap.txt"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
+        #expect(outcome.status == 1)
+        #expect(outcome.output.hasPrefix(" Demo Shop API"), "the frame as ever")
+        var info = stat()
+        #expect(stat(report, &info) == 0 && info.st_mode & 0o777 == 0o600, "a private file")
+        let xml = try Data(contentsOf: URL(fileURLWithPath: report))
+        let reader = JUnitReader()
+        let parser = XMLParser(data: xml)
+        parser.delegate = reader
+        #expect(parser.parse(), "well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(reader.elements.first?.name == "testsuites")
+        let suite = try #require(reader.elements.first { $0.name == "testsuite" })
+        for attribute in ["name", "tests", "failures", "errors", "skipped", "time", "timestamp", "hostname"] {
+            #expect(suite.attributes[attribute] != nil, "testsuite has \(attribute)")
+        }
+        #expect(suite.attributes["name"] == "Demo Shop API" && suite.attributes["tests"] == "8")
+        let cases = reader.elements.filter { $0.name == "testcase" }
+        #expect(cases.count == 8 && cases.allSatisfy { $0.attributes["name"] != nil && $0.attributes["classname"] != nil && $0.attributes["time"] != nil })
+        let failures = reader.elements.filter { $0.name == "failure" }
+        #expect(failures.count == Int(suite.attributes["failures"] ?? "") && failures.allSatisfy { $0.attributes["message"] != nil })
+        #expect(failures.contains { $0.attributes["message"] == "Payment gateway unavailable" && $0.text.contains("/payments → 503") })
+
+        let tap = try String(contentsOfFile: directory + "/tap.txt", encoding: .utf8).components(separatedBy: "\n")
+        #expect(tap.prefix(2) == ["TAP version 14", "1..8"])
+        #expect(tap.contains("ok 1 - Health") && tap.contains("not ok 3 - Payments"), "\(tap)")
+        #expect(tap.contains("  message: \"Payment gateway unavailable\""))
+
+        let printed = try await hammock(["snapshot", Self.demoConfig, "--format", "junit"], environment: ["HAMMOCK_DEMO_URL": api.baseURL])
+        #expect(printed.output.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hammock\""))
+        let both = try await hammock(["snapshot", Self.demoConfig, "--json", "--format", "tap"])
+        #expect(both.status == 64)
     }
 
     @Test func snapshotJSONDescribesEachPane() async throws {
@@ -253,6 +299,9 @@ import Testing
         #expect(outcome.status == 1)
         let json = try JSONParser.parse(outcome.output)
         #expect(json["ok"] == false)
+        #expect(json["schemaVersion"] == 1 && json["hammockVersion"] == "0.1.0" && json["durationMs"]?.intValue != nil)
+        #expect(json["generatedAt"]?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) } != nil)
+        #expect(json["panes"]?[0]?["urlSent"]?.stringValue?.hasSuffix("/health") == true)
         let panes = try #require(json["panes"]?.arrayValue)
         #expect(panes.count == 8)
         #expect(panes[0]["title"] == "Health")
@@ -342,5 +391,30 @@ import Testing
         let bad = try await hammock(["snapshot", path, "--log", "netwrk"])
         #expect(bad.status != 0)
         #expect(bad.errors.contains("unknown log category \"netwrk\""))
+    }
+}
+
+/// The elements of an XML document, with their attributes and text, as libxml2 reads them.
+final class JUnitReader: NSObject, XMLParserDelegate {
+    struct Element {
+        let name: String
+        let attributes: [String: String]
+        var text = ""
+    }
+
+    var elements: [Element] = []
+    private var open: [Int] = []
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        open.append(elements.count)
+        elements.append(Element(name: name, attributes: attributes))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let last = open.last { elements[last].text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
     }
 }

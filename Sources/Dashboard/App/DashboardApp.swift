@@ -84,6 +84,8 @@ public final class DashboardApp {
             sendPanes()
         }
     }
+    /// False for a frame read in a log (`snapshot`): no key hints in the header or the footer.
+    public var showsKeys = true
     /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
     public var refreshesOnItsOwn: Bool {
         get { monitor.refreshesOnItsOwn }
@@ -394,7 +396,7 @@ public final class DashboardApp {
             model: model ?? self.model, spec: monitor.spec, redactor: monitor.redactor, eventLog: monitor.eventLog,
             healthCounts: monitor.healthCounts, histories: monitor.histories, isPaused: monitor.isPaused,
             size: terminal?.size ?? Size(columns: 80, rows: 24), now: clock.now, timeZone: timeZone, valueDisplay: valueDisplay,
-            caches: caches, drawn: drawn)
+            caches: caches, drawn: drawn, showsKeys: showsKeys)
     }
 
     /// The panes after the filter and the failing-first sort, in display order.

@@ -29,6 +29,7 @@ public enum Snapshot {
         app.refreshesOnItsOwn = false  // one load per pane, no refresh cadence
         app.savesHistory = false  // a look, not a run: the dashboard's kept probes are read, not changed
         app.actsOnAlerts = false  // a script's look must not page anyone
+        app.showsKeys = false  // read in a log, not pressed
         app.start()
         for probe in app.monitor.probes { probe.loadIfNeeded() }
         for _ in 0..<3 {
@@ -37,7 +38,9 @@ public enum Snapshot {
             for request in inFlight { _ = await request.result }
         }
         app.drawNow()
-        let lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        var lines = backend.lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        // The footer, without keys to name, is empty.
+        if lines.last?.isEmpty == true { lines.removeLast() }
         let json = state(of: app)
         app.stop()
         return Result(lines: lines, json: json, ok: json["ok"] == true)

@@ -25,7 +25,7 @@ extension DashboardView {
         let count = "\(panes.count) pane\(panes.count == 1 ? "" : "s")"
         // Narrowing drops the file name, then the title, then the clock: the counts stay.
         let lefts = [" \(spec.title) · \(file) · \(count)  \(state)", " \(spec.title) · \(count)  \(state)", " \(state)"]
-        let help = spec.keyMap.hint(.showHelp).map { "   \($0) " } ?? " "
+        let help = showsKeys ? spec.keyMap.hint(.showHelp).map { "   \($0) " } ?? " " : " "
         let right = Formatting.clock(now, timeZone: timeZone, seconds: false) + help
         let rightWidth = DisplayWidth.of(right) + 1
         let left = lefts.first { DisplayWidth.of($0) + rightWidth <= area.width } ?? lefts.last!
@@ -41,6 +41,7 @@ extension DashboardView {
             StatusBar(left: " ⚠ " + statusMessage, style: Style(foreground: .red).bolded).render(into: area, buffer: &buffer)
             return
         }
+        guard showsKeys else { return }
         let keys = spec.keyMap
         let hints: String
         switch mode {

@@ -30,6 +30,8 @@ struct DashboardView {
     let caches: ViewCaches
     /// Where `render` lists the panes it drew, in any view.
     let drawn: DrawnPanes
+    /// False: no key hints (a frame for a log, `snapshot`).
+    var showsKeys = true
 
     var panes: [PaneState] { model.panes }
     var mode: DashboardModel.Mode { model.mode }
