@@ -50,6 +50,10 @@ extension ConfigLoader {
                 pane.ok = false
             }
         }
+        var tags: [String] = []
+        if let entry = pane.value("tags") {
+            if let read = readTags(entry.value, reader: &reader) { tags = read } else { pane.ok = false }
+        }
         let expectations = readPaneExpectations(&pane, reader: &reader)
         let transport = readPaneTransport(&pane, reader: &reader)
         let processing = readPaneProcessing(&pane, defaultAlerts: defaultAlerts, reader: &reader)
@@ -59,6 +63,7 @@ extension ConfigLoader {
             every: cadence.every, show: display.show, fields: display.fields, columns: display.columns, select: display.select,
             overlay: display.overlay, history: history, expect: expectations, line: pane.line)
         spec.headers = transport.headers
+        spec.tags = tags
         spec.timeout = transport.timeout
         spec.service = target.serviceName
         spec.pipeline = processing.pipeline
@@ -70,5 +75,35 @@ extension ConfigLoader {
         spec.alerts = processing.alerts
         spec.size = size
         return spec
+    }
+
+    /// `tags: [payments, edge]` (or one tag): letters, digits, `-`, `_` and `.`, each once.
+    static func readTags(_ node: Node, reader: inout NodeReader) -> [String]? {
+        let items: [Node]
+        switch node {
+        case .sequence(let sequence): items = Array(sequence)
+        case .scalar: items = [node]
+        default:
+            reader.problem(at: node, "tags must be a list of names, e.g. [payments, edge], not \(reader.describe(node))")
+            return nil
+        }
+        var tags: [String] = []
+        var ok = true
+        for item in items {
+            guard let tag = reader.string(item, "a tag") else {
+                ok = false
+                continue
+            }
+            if tag.isEmpty || tag.count > 40 || !tag.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+                reader.problem(at: item, "tag \"\(tag)\" may only use letters, digits, - _ and . (1 to 40 of them)")
+                ok = false
+            } else if tags.contains(where: { $0.lowercased() == tag.lowercased() }) {
+                reader.problem(at: item, "tag \"\(tag)\" is given twice")
+                ok = false
+            } else {
+                tags.append(tag)
+            }
+        }
+        return ok ? tags : nil
     }
 }

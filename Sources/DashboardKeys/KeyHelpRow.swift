@@ -54,7 +54,7 @@ public struct KeyHelpRow: Sendable {
         KeyHelpRow(
             .grid, [.showEvents], "recent events (their keys below)",
             readme: "the latest events as a log (time, pane, what happened in words, the event's name; failures in red)", hint: "events"),
-        KeyHelpRow(.grid, [.filterPanes], "filter panes by title or URL", hint: "filter"),
+        KeyHelpRow(.grid, [.filterPanes], "filter panes by title or URL; #name by tag", readme: "filter panes by title or URL; `#name`: the panes tagged so", hint: "filter"),
         KeyHelpRow(.grid, [.clearFilter], "clear the filter"),
         KeyHelpRow(.grid, [.sortFailingFirst], "sort failing panes first", hint: "sort"),
         KeyHelpRow(

@@ -326,6 +326,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: "Frame height in rows.")
     var height = 30
 
+    @OptionGroup var tag: TagOptions
     @OptionGroup var cache: CacheOptions
 
     @OptionGroup var global: GlobalOptions
@@ -338,7 +339,8 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try loadConfig(try config.path())
+        var spec = try loadConfig(try config.path())
+        try tag.apply(to: &spec)
         try global.apply(interactive: false, redactor: SharedRedactor(Redactor(spec)))
         let started = Date()
         let result = await Snapshot.take(spec: spec, columns: width, rows: height, historyStore: cache.directory.map(HistoryStore.init)) {
@@ -415,6 +417,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A location label for every series (the place this prober watches from).", valueName: "name"))
     var location: String?
 
+    @OptionGroup var tag: TagOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -427,12 +430,13 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try loadConfig(try config.path())
+        var spec = try loadConfig(try config.path())
+        try tag.apply(to: &spec)
         let redactor = SharedRedactor(Redactor(spec))
         try global.apply(interactive: false, redactor: redactor)
         let status = await ServeRunner.run(
             spec: spec, environment: ProcessInfo.processInfo.environment, listen: try ListenAddress(parsing: listen), location: location,
-            redactor: redactor)
+            redactor: redactor, choose: { [tag] in tag.filtered($0) })
         leave(status)
     }
 }

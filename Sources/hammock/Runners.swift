@@ -109,7 +109,11 @@ final class AppHolder {
 /// `hammock serve`: the panes probed without a screen, their state served to Prometheus.
 @MainActor
 enum ServeRunner {
-    static func run(spec: DashboardSpec, environment: [String: String], listen: ListenAddress, location: String?, redactor: SharedRedactor) async -> Int32 {
+    /// `choose` picks the panes to probe from each config (`--tag`), reloaded ones too.
+    static func run(
+        spec: DashboardSpec, environment: [String: String], listen: ListenAddress, location: String?, redactor: SharedRedactor,
+        choose: @escaping @MainActor (DashboardSpec) -> DashboardSpec = { $0 }
+    ) async -> Int32 {
         // No persistent cache: a prober reports what it saw in this run, never data from the last.
         let monitor = Monitor(
             spec: spec, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment, oneLine: Sanitizer.line
@@ -126,7 +130,11 @@ enum ServeRunner {
         let reloader = ConfigReloader(path: spec.file, current: spec, environment: environment)
         let unwatched = reloader.watch { outcome in
             // The log's redactor first: what the new config's start logs is masked by it.
-            if case .reloaded(let newSpec) = outcome { redactor.redactor = Redactor(newSpec) }
+            var outcome = outcome
+            if case .reloaded(let newSpec) = outcome {
+                redactor.redactor = Redactor(newSpec)
+                outcome = .reloaded(choose(newSpec))
+            }
             switch monitor.apply(outcome) {
             case .reloaded:
                 let count = monitor.probes.count

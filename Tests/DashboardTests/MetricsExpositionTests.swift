@@ -19,7 +19,7 @@ import Testing
             alerts: { failAfter: 2 }
             panes:
               - { title: Health, service: shop, resource: "/health?token=${TOKEN}", expect: ["status == 200"] }
-              - { title: "Pay \\"me\\" \\\\ now", service: shop, resource: /pay }
+              - { title: "Pay \\"me\\" \\\\ now", service: shop, resource: /pay, tags: [payments, edge] }
             """, environment: ["PATH": "/usr/bin:/bin", "TOKEN": "tok-secret-99"])
         h.stub("health?token=tok-secret-99", AlertTests.json(#"{"ok":true}"#, latency: 0.042))
         h.stub("pay", AlertTests.status(503, latency: 0.2))
@@ -32,7 +32,7 @@ import Testing
         try await h.settle()
         let text = MetricsExposition.render(h.app.monitor, location: "eu-1")
         let health = #"pane="Health",service="shop",url="https://api.test/health?token=•••",location="eu-1""#
-        let pay = #"pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",location="eu-1""#
+        let pay = #"pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",location="eu-1",tag="payments,edge""#
         let lines = text.split(separator: "\n").map(String.init)
         for expected in [
             "# TYPE hammock_probe_success gauge",
@@ -63,8 +63,8 @@ import Testing
 
         try await h.advance(1)
         let later = MetricsExposition.render(h.app.monitor, location: nil)
-        #expect(later.contains(#"hammock_pane_state{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",state="failing"} 1"#), "\(later)")
-        #expect(later.contains(#"hammock_probes_total{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",outcome="failure"} 2"#))
+        #expect(later.contains(#"hammock_pane_state{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",tag="payments,edge",state="failing"} 1"#), "\(later)")
+        #expect(later.contains(#"hammock_probes_total{pane="Pay \"me\" \\ now",service="shop",url="https://api.test/pay",tag="payments,edge",outcome="failure"} 2"#))
         h.app.stop()
     }
 

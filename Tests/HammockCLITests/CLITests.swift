@@ -129,6 +129,29 @@ import Testing
         #expect(help.output.replacingOccurrences(of: "\n", with: " ").contains("$HAMMOCK_CONFIG, then ./hammock.yaml, then $XDG_CONFIG_HOME/hammock/hammock.yaml"))
     }
 
+    /// `snapshot --tag` and `serve --tag` take only the panes tagged so; a tag no pane has is a
+    /// wrong command line.
+    @Test func tagsChooseThePanesASnapshotTakes() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            service: { baseURL: "http://127.0.0.1:1/" }
+            panes:
+              - { title: Health, resource: /health, tags: [core] }
+              - { title: Payments, resource: /payments, tags: [payments, edge] }
+              - { title: Refunds, resource: /refunds, tags: [payments] }
+            """.write(toFile: directory + "/hammock.yaml", atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["snapshot", "--json", "--tag", "payments"], in: directory)
+        let json = try JSONParser.parse(outcome.output)
+        #expect(json["panes"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Payments", "Refunds"])
+        let two = try await hammock(["snapshot", "--json", "--tag", "core", "--tag", "edge"], in: directory)
+        #expect(try JSONParser.parse(two.output)["panes"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Health", "Payments"])
+        let unknown = try await hammock(["snapshot", "--tag", "billing"], in: directory)
+        #expect(unknown.status == 64 && unknown.errors == "no pane is tagged billing (tags: core, edge, payments)\n", "\(unknown.errors)")
+        let serve = try await hammock(["serve", "--tag", "billing", "--listen", "127.0.0.1:0"], in: directory)
+        #expect(serve.status == 64)
+    }
+
     @Test func versionAndHelp() async throws {
         #expect(try await hammock(["--version"]).output == "0.1.0\n")
         let help = try await hammock(["--help"])

@@ -83,7 +83,7 @@ public struct DashboardModel: Sendable {
 
     /// The panes after the filter and the failing-first sort, in display order.
     public var visiblePanes: [PaneState] {
-        visible(panes) { ($0.title, $0.displayURL, $0.probe.health) }
+        visible(panes) { ($0.title, $0.displayURL, $0.probe.health, $0.spec.tags) }
     }
 
     /// The selected pane, or nil when none is visible.
@@ -94,14 +94,19 @@ public struct DashboardModel: Sendable {
     }
 
     /// `panes` after the filter and the failing-first sort, in display order; `facts` reads
-    /// each one's title, URL and health.
-    public func visible<Item>(_ panes: [Item], facts: (Item) -> (title: String, url: String, health: Probe.Health)) -> [Item] {
+    /// each one's title, URL, health and tags. A filter `#name` keeps the panes tagged so.
+    public func visible<Item>(_ panes: [Item], facts: (Item) -> (title: String, url: String, health: Probe.Health, tags: [String])) -> [Item] {
         var result = panes
         if !filter.isEmpty {
             let needle = filter.lowercased()
-            result = result.filter {
-                let pane = facts($0)
-                return pane.title.lowercased().contains(needle) || pane.url.lowercased().contains(needle)
+            if needle.hasPrefix("#"), needle.count > 1 {
+                let tag = needle.dropFirst()
+                result = result.filter { facts($0).tags.contains { $0.lowercased() == tag } }
+            } else {
+                result = result.filter {
+                    let pane = facts($0)
+                    return pane.title.lowercased().contains(needle) || pane.url.lowercased().contains(needle)
+                }
             }
         }
         if sortFailingFirst {

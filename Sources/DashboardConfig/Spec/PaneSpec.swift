@@ -35,6 +35,9 @@ public struct PaneSpec: Sendable {
     public var history: Int
     /// How much of its row the pane takes (`size: 2`, `size: full`); one column by default.
     public var size = PaneSize.columns(1)
+    /// `tags: [payments, edge]`: what `/#payments`, `snapshot --tag` and `serve --tag` choose
+    /// panes by, and the metrics' `tag` label.
+    public var tags: [String] = []
     /// Conditions every response must meet; a pane that misses one is failing.
     public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.

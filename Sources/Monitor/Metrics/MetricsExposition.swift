@@ -77,6 +77,8 @@ public enum MetricsExposition {
         if let service = pane.spec.service { labels.append(("service", service)) }
         labels.append(("url", pane.redactor.redactURL(pane.resource.url.absoluteString)))
         if let location, !location.isEmpty { labels.append(("location", location)) }
+        // One series per pane: its tags, comma-separated (`tag=~".*payments.*"` picks them).
+        if !pane.spec.tags.isEmpty { labels.append(("tag", pane.spec.tags.joined(separator: ","))) }
         return labels
     }
 
