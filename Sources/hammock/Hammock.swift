@@ -26,13 +26,14 @@ struct Hammock: AsyncParsableCommand {
             hammock snapshot [CONFIG] load each pane once, print the frame (--json)
             hammock events [CONFIG]   stream resource events as JSON lines
             hammock serve [CONFIG]    probe headless; serve /metrics for Prometheus
-            hammock init              write a commented starter hammock.yaml
+            hammock init              write a commented starter hammock.yaml (and its schema)
+            hammock schema            print the config's JSON Schema, for editors
 
             Config: \(ConfigOptions.order).
             Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")); 128+N ended by signal N.
             """,
         version: version,
-        subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Serve.self, Init.self],
+        subcommands: [Open.self, Demo.self, Check.self, SnapshotCommand.self, Events.self, Serve.self, Init.self, Schema.self],
         defaultSubcommand: Open.self)
 
     static func main() async {
@@ -438,38 +439,5 @@ struct Serve: AsyncParsableCommand {
             spec: spec, environment: ProcessInfo.processInfo.environment, listen: try ListenAddress(parsing: listen), location: location,
             redactor: redactor, choose: { [tag] in tag.filtered($0) })
         leave(status)
-    }
-}
-
-struct Init: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write a commented starter hammock.yaml.")
-
-    @Option(help: "Where to write it.")
-    var output = "hammock.yaml"
-
-    @Flag(help: "Overwrite an existing file.")
-    var force = false
-
-    func run() async throws {
-        var info = stat()
-        if lstat(output, &info) == 0 {
-            guard force else {
-                printError("\(output) already exists; use --force to overwrite it")
-                throw ExitStatus.usage.exit
-            }
-            // Only a regular file is ever replaced: never a device (/dev/null as root), a pipe,
-            // a directory or a symbolic link (whose target could be anything).
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                printError("\(output) is not a regular file; not replacing it")
-                throw ExitStatus.usage.exit
-            }
-        }
-        do {
-            try PrivateFiles.writeAtomically(Data((StarterConfig.text + "\n").utf8), to: URL(fileURLWithPath: output))
-        } catch {
-            printError("cannot write \(output): \(error)")
-            throw ExitStatus.internalError.exit
-        }
-        printLine("Wrote \(output). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")
     }
 }

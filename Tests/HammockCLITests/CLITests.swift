@@ -167,7 +167,7 @@ import Testing
         (["chek"], "did you mean 'hammock check'?"),
         (["evnets", "x.yaml"], "did you mean 'hammock events'?"),
         (["Serve"], "did you mean 'hammock serve'?"),
-        (["zzz"], "unknown command 'zzz'\nCommands: open, demo, check, snapshot, events, serve, init, help."),
+        (["zzz"], "unknown command 'zzz'\nCommands: open, demo, check, snapshot, events, serve, init, schema, help."),
     ])
     func aMistypedCommandIsToldWhatWasMeant(arguments: [String], message: String) async throws {
         let directory = try temporaryDirectory()
@@ -244,8 +244,14 @@ import Testing
         let directory = try temporaryDirectory()
         let first = try await hammock(["init"], in: directory)
         #expect(first.status == 0)
-        #expect(first.output == "Wrote hammock.yaml. Edit it, then run `hammock check hammock.yaml` and `hammock hammock.yaml`.\n")
+        #expect(first.output == "Wrote hammock.yaml and hammock.schema.json (its schema, for editors). Edit it, then run `hammock check hammock.yaml` and `hammock hammock.yaml`.\n")
         #expect(try await hammock(["check", "hammock.yaml"], in: directory).status == 0)
+        // The first line names the schema written beside it, which is `hammock schema`'s.
+        let written = try String(contentsOfFile: directory + "/hammock.yaml", encoding: .utf8)
+        #expect(written.hasPrefix("# yaml-language-server: $schema=./hammock.schema.json\n"))
+        let schema = try String(contentsOfFile: directory + "/hammock.schema.json", encoding: .utf8)
+        #expect(schema == (try await hammock(["schema"]).output))
+        #expect(schema.contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\""))
         let second = try await hammock(["init"], in: directory)
         #expect(second.status == 64)
         #expect(second.errors == "hammock.yaml already exists; use --force to overwrite it\n")

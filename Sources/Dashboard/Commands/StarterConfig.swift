@@ -1,6 +1,10 @@
 /// The commented starter file `hammock init` writes.
 public enum StarterConfig {
+    /// The schema `hammock init` writes beside the config, named in its first line.
+    public static let schemaFile = "hammock.schema.json"
+
     public static let text = """
+        # yaml-language-server: $schema=./hammock.schema.json
         # hammock.yaml — what Hammock watches. Run `hammock check hammock.yaml` after editing.
         # Every mistake is reported as file:line:col with what is wrong.
         title: My API

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Dashboard
+import DashboardConfig
+import Foundation
+import Glibc
+import PrivateFiles
+import ResourceEngine
+
+/// `hammock init`: a commented starter config, and beside it the schema its first line names.
+struct Init: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write a commented starter hammock.yaml, and hammock.schema.json for editors.")
+
+    @Option(help: "Where to write it.")
+    var output = "hammock.yaml"
+
+    @Flag(help: "Overwrite existing files.")
+    var force = false
+
+    func run() async throws {
+        try refuseToReplace(output)
+        // Beside the config, named as the user named the config's folder.
+        let folder = output.lastIndex(of: "/").map { String(output[...$0]) } ?? ""
+        let schemaPath = folder + StarterConfig.schemaFile
+        let schema = Data((ConfigSchema.json.prettyPrinted() + "\n").utf8)
+        let schemaIsCurrent = FileManager.default.contents(atPath: schemaPath) == schema
+        if !schemaIsCurrent { try refuseToReplace(schemaPath) }
+        do {
+            try PrivateFiles.writeAtomically(Data((StarterConfig.text + "\n").utf8), to: URL(fileURLWithPath: output))
+            if !schemaIsCurrent { try PrivateFiles.writeAtomically(schema, to: URL(fileURLWithPath: schemaPath)) }
+        } catch {
+            printError("cannot write \(output): \(error)")
+            throw ExitStatus.internalError.exit
+        }
+        printLine("Wrote \(output) and \(schemaPath) (its schema, for editors). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")
+    }
+
+    /// Refuses (exit 64) to replace `path` unless `--force`, and even then anything but a
+    /// regular file: never a device (/dev/null as root), a pipe, a directory or a symbolic link
+    /// (whose target could be anything).
+    private func refuseToReplace(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard force else {
+            printError("\(path) already exists; use --force to overwrite it")
+            throw ExitStatus.usage.exit
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            printError("\(path) is not a regular file; not replacing it")
+            throw ExitStatus.usage.exit
+        }
+    }
+}
