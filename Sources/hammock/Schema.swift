@@ -13,7 +13,10 @@ struct Schema: AsyncParsableCommand {
             hammock init writes both.
             """)
 
+    @Flag(name: .customLong("man-sections"), help: ArgumentHelp("Print the man page's own sections instead (mdoc).", visibility: .hidden))
+    var manSections = false
+
     func run() async throws {
-        printLine(ConfigSchema.json.prettyPrinted())
+        printLine(manSections ? ManualSections.text : ConfigSchema.json.prettyPrinted())
     }
 }
