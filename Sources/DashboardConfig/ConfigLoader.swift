@@ -51,7 +51,13 @@ public enum ConfigLoader {
             throw ConfigErrors([ConfigProblem(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
         }
         let spec: DashboardSpec
-        do { spec = try parse(text, file: path, environment: environment, keys: keys, withoutSecrets: withoutSecrets) } catch { throw ConfigErrors(keysProblems + error.problems) }
+        do {
+            spec = try parse(text, file: path, environment: environment, keys: keys, withoutSecrets: withoutSecrets)
+        } catch {
+            var errors = ConfigErrors(keysProblems + error.problems)
+            errors.warnings = error.warnings
+            throw errors
+        }
         guard keysProblems.isEmpty else { throw ConfigErrors(keysProblems) }
         return spec
     }
@@ -98,7 +104,9 @@ public enum ConfigLoader {
         reader.problems.removeAll { reader.placeholders.contains([$0.line, $0.column]) }
         spec?.warnings = reader.warnings
         guard reader.problems.isEmpty, let spec else {
-            throw ConfigErrors(reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            var errors = ConfigErrors(reader.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            errors.warnings = reader.warnings
+            throw errors
         }
         return spec
     }

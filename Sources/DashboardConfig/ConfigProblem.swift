@@ -33,6 +33,8 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
 /// Every mistake found in a config file; loading fails with all of them at once.
 public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
     public let problems: [ConfigProblem]
+    /// Checked without secrets: what is missing, found before the problems stopped the load.
+    public var warnings: [ConfigProblem] = []
 
     public init(_ problems: [ConfigProblem]) {
         self.problems = problems

@@ -101,6 +101,7 @@ func loadConfig(
             path: path, environment: environment, keysFile: keys ? ConfigLoader.personalKeysPath(environment: environment) : nil,
             withoutSecrets: withoutSecrets)
     } catch {
+        for warning in error.warnings { printError("\(warning.file):\(warning.line):\(warning.column): warning: \(warning.message)") }
         for problem in error.problems { printError(problem.description) }
         var files: [String] = []
         for problem in error.problems where !files.contains(problem.file) { files.append(problem.file) }

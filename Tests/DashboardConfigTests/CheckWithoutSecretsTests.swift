@@ -39,6 +39,7 @@ import Testing
             #expect(error.problems.map(\.description) == [
                 "h.yaml:11:5: body needs method POST, PUT or PATCH (this pane uses GET)", "h.yaml:12:13: unknown method \"FETCH\"",
             ])
+            #expect(error.warnings.count == 4, "what is missing is said beside the problems")
         }
     }
 
