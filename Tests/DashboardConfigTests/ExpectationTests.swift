@@ -99,11 +99,11 @@ import Testing
         let cases: [(String, String, Int)] = [
             ("", "expected status, latency, body… or header.NAME at the start", 0),
             ("stauts == 200", #"unknown operand "stauts"; use status, latency, body.PATH, header.NAME or tls.expires (did you mean "status"?)"#, 0),
-            ("status = 200", #"expected an operator (==, !=, <, <=, >, >=, contains, =~, !~) but found "=""#, 7),
+            ("status = 200", #"expected an operator (==, !=, <, <=, >, >=, contains, startsWith, endsWith, =~, !~, in, exists, isNumber…) but found "=""#, 7),
             ("status ==", "expected a value after ==", 9),
             ("status == OK", "status is compared with a number, e.g. status == 200", 10),
             ("latency < fast", "latency is compared with a duration, e.g. latency < 300ms", 10),
-            ("body.status > UP", "> needs a number or duration, not text", 14),
+            ("body.status > UP", "> needs a number, duration or date, not text", 14),
             ("body.items[ == 1", "missing ']'", 10),
             (#"body.a == "open"#, "unterminated quoted value", 10),
             ("header. == 1", "header. needs a header name", 7),

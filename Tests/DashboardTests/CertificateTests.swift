@@ -24,7 +24,7 @@ import Testing
 
     @Test func tlsExpiresReadsAsADurationAndSaysWhatItSaw() throws {
         let expectation = try Expectation("tls.expires > 14d")
-        #expect(expectation.operand == .tlsExpires)
+        #expect(expectation.condition == .compare(.operand(.tlsExpires), .greater, .number(14 * 86_400), nil, text: "tls.expires > 14d"))
         let soon = Expectation.Observation(statusCode: 200, latency: 0.1, body: nil, headers: [:], certificateExpiresIn: 10 * 86_400 - 30)
         #expect(expectation.failure(in: soon) == "expected tls.expires > 14d, got in 9d 23h")
         let expired = Expectation.Observation(statusCode: 200, latency: 0.1, body: nil, headers: [:], certificateExpiresIn: -7_200)

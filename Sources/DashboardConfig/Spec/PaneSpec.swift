@@ -105,7 +105,7 @@ public struct PaneSpec: Sendable {
     /// True when an expectation is about the status code: then a 4xx or 5xx the expectations
     /// ask for ("status == 401") is the pane working, not failing.
     public var expectsStatus: Bool {
-        expect.contains { if case .status = $0.operand { true } else { false } }
+        expect.contains(where: \.readsStatus)
     }
 }
 

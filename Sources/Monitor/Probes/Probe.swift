@@ -254,7 +254,7 @@ public final class Probe {
         if spec.expectsStatus, let status = resource.latestError?.httpStatusCode {
             let observation = Expectation.Observation(statusCode: status, latency: nil, body: nil, headers: [:])
             statusAnswersExpectations = spec.expect.allSatisfy { expectation in
-                guard case .status = expectation.operand else { return true }
+                guard expectation.readsOnlyStatus else { return true }
                 return expectation.failure(in: observation) == nil
             }
         }
