@@ -1,3 +1,4 @@
+import Foundation
 import ResourceEngine
 import Yams
 
@@ -80,6 +81,10 @@ extension ConfigLoader {
         case "sort":
             guard let arg = requireArgument("a path"), let path = reader.string(arg, "sort") else { return nil }
             spec.kind = .sort(path)
+        case "schema":
+            guard let arg = requireArgument("a JSON Schema file"), let file = reader.string(arg, "schema") else { return nil }
+            guard let box = readSchema(file, at: arg, reader: &reader) else { return nil }
+            spec.kind = .schema(file, box)
         case "errorMessage":
             var paths: [String] = []
             if let argument, !(argument.null != nil && argument.scalar?.style == .plain) {
@@ -100,12 +105,36 @@ extension ConfigLoader {
         return spec
     }
 
+    /// The JSON Schema in `file` (relative to the config's folder), or nil after a problem.
+    static func readSchema(_ file: String, at node: Node, reader: inout NodeReader) -> TransformerSpec.JSONSchemaBox? {
+        let path = reader.interpolator.resolve(file)
+        let data: Data
+        switch read(path, limit: 4 << 20, what: "schema file") {
+        case .success(let contents): data = contents
+        case .failure(let reason):
+            reader.problem(at: node, "schema: \(reason.message)")
+            return nil
+        }
+        let json: JSON
+        do { json = try JSONParser.parse(data) } catch {
+            reader.problem(at: node, "schema: \(file) is not JSON: \(error)")
+            return nil
+        }
+        do {
+            return TransformerSpec.JSONSchemaBox(try JSONSchema(json), source: json)
+        } catch {
+            reader.problem(at: node, "schema: \(file): \(error.message)")
+            return nil
+        }
+    }
+
     static func example(for name: String) -> String {
         switch name {
         case "select": "items[0].name"
         case "regex": "\"version (\\\\S+)\""
         case "limit": "10"
         case "sort": "-total"
+        case "schema": "orders.schema.json"
         default: "…"
         }
     }

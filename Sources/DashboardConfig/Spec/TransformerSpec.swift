@@ -9,10 +9,25 @@ public struct TransformerSpec: Sendable, Equatable {
         case limit(Int)
         case sort(String)
         case errorMessage([String])
+        /// `{ schema: orders.schema.json }`: the file as written, and its schema, read at load.
+        case schema(String, JSONSchemaBox)
+    }
+
+    /// A schema in a spec: equal when read from the same file text.
+    public struct JSONSchemaBox: Sendable, Equatable {
+        public let schema: JSONSchema
+        let source: JSON
+
+        public init(_ schema: JSONSchema, source: JSON) {
+            self.schema = schema
+            self.source = source
+        }
+
+        public static func == (a: JSONSchemaBox, b: JSONSchemaBox) -> Bool { a.source == b.source }
     }
 
     /// Names a pipeline list may use.
-    public static let names = ["json", "ndjson", "text", "select", "lines", "regex", "count", "limit", "sort", "errorMessage", "base64"]
+    public static let names = ["json", "ndjson", "text", "select", "lines", "regex", "count", "limit", "sort", "errorMessage", "base64", "schema"]
 
     public var kind: Kind
     public var contentTypes: [String]?
@@ -33,6 +48,7 @@ public struct TransformerSpec: Sendable, Equatable {
         case .limit(let n): built = try Transformers.limit(n, transformErrors: transformErrors)
         case .sort(let path): built = try Transformers.sort(by: path, transformErrors: transformErrors)
         case .errorMessage(let paths): built = try ErrorMessageTransformer(pathTexts: paths)
+        case .schema(let file, let box): built = Transformers.schema(box.schema, named: file, transformErrors: transformErrors)
         }
         guard let contentTypes else { return built }
         var stage = PipelineStage()

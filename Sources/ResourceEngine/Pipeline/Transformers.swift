@@ -23,6 +23,17 @@ public enum Transformers {
         }
     }
 
+    /// `schema` — the content unchanged when it meets `schema`, else a failure that lists the
+    /// places it does not (the first five, and how many more).
+    public static func schema(_ schema: JSONSchema, named name: String, transformErrors: Bool = false) -> ResponseContentTransformer<JSON, JSON> {
+        ResponseContentTransformer(name: "schema \(name)", transformErrors: transformErrors, dependsOnContentAlone: true) { json, _ in
+            let violations = schema.violations(of: json)
+            guard !violations.isEmpty else { return json }
+            let more = violations.count > 5 ? " (and \(violations.count - 5) more)" : ""
+            throw TransformerError(message: "schema \(name): " + violations.prefix(5).map(\.description).joined(separator: "; ") + more)
+        }
+    }
+
     /// `lines` — text split into lines (blank trailing line dropped), as a JSON array of strings.
     public static func lines(transformErrors: Bool = false) -> ResponseContentTransformer<any Sendable, JSON> {
         ResponseContentTransformer(name: "lines", transformErrors: transformErrors, dependsOnContentAlone: true) { content, _ in
