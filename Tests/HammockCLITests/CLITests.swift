@@ -341,6 +341,43 @@ import Testing
         #expect(panes[7]["data"] == 17 || panes[7]["data"] == 18 || panes[7]["data"] == 19)
     }
 
+    /// The expectation grammar over real answers (the demo API): each part judged, the failing
+    /// part named, through `snapshot --json`.
+    @Test func expectationsJudgeRealAnswers() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            service: { baseURL: "\(api.baseURL)" }
+            panes:
+              - title: Health
+                resource: /health
+                expect:
+                  - status >= 200 && status < 300 && body.status in [UP, OK]
+                  - body.version startsWith 1. && body.version =~ ^[0-9]+\\.[0-9]+ && not body.status == DOWN
+                  - body.uptime exists && body.missing not exists && body.status isString
+                  - "[STATUS] == any(200, 204) && [RESPONSE_TIME] < 5000 && [BODY].status == pat(U*)"
+              - title: Payments
+                resource: /payments
+                expect: ["status == 503 && body.message contains gateway", "[CONNECTED] == true"]
+              - title: Health again
+                resource: /health
+                expect: ["status == 200 && (body.status == DOWN || len(body.version) > 10)"]
+            """.write(toFile: directory + "/real.yaml", atomically: true, encoding: .utf8)
+        let outcome = try await hammock(["snapshot", "real.yaml", "--json"], in: directory)
+        let json = try JSONParser.parse(outcome.output)
+        let panes = try #require(json["panes"]?.arrayValue)
+        #expect(panes.count == 3, "\(outcome.errors)")
+        #expect(panes[0]["ok"] == true && panes[0]["unmet"] == .null, "\(panes[0])")
+        #expect(panes[1]["ok"] == true, "an answer the expectations ask for is the pane working: \(panes[1])")
+        #expect(panes[2]["ok"] == false)
+        #expect(
+            panes[2]["unmet"]?.stringValue == #"none held: expected body.status == DOWN, got "UP"; expected len(body.version) > 10, got 5"#,
+            "\(panes[2])")
+        #expect(outcome.status == 1)
+    }
+
     @Test func theDemoAPITurnsNagleOffSoItsLatenciesAreReal() async throws {
         let api = try await DemoAPI.start()
         defer { Task { await api.stop() } }
