@@ -16,7 +16,24 @@ struct Init: AsyncParsableCommand {
     @Flag(help: "Overwrite existing files.")
     var force = false
 
+    @Option(name: .customLong("from-curl"), help: ArgumentHelp("Start from a curl command instead (one pane; credentials become ${VARIABLES}).", valueName: "command"))
+    var fromCurl: String?
+
     func run() async throws {
+        var text = StarterConfig.text
+        var notes: [String] = []
+        if let fromCurl {
+            let imported: CurlImport.Result
+            do { imported = try CurlImport.config(from: fromCurl) } catch {
+                printError("--from-curl: \(error.message)")
+                throw ExitStatus.usage.exit
+            }
+            text = String(imported.yaml.dropLast())
+            if !imported.ignored.isEmpty { notes.append("Left out (how curl behaves, not what it asks): \(imported.ignored.joined(separator: " ")).") }
+            if !imported.variables.isEmpty {
+                notes.append("The command's credentials are not written; set \(imported.variables.joined(separator: ", ")) before running it.")
+            }
+        }
         try refuseToReplace(output)
         // Beside the config, named as the user named the config's folder.
         let folder = output.lastIndex(of: "/").map { String(output[...$0]) } ?? ""
@@ -25,13 +42,14 @@ struct Init: AsyncParsableCommand {
         let schemaIsCurrent = FileManager.default.contents(atPath: schemaPath) == schema
         if !schemaIsCurrent { try refuseToReplace(schemaPath) }
         do {
-            try PrivateFiles.writeAtomically(Data((StarterConfig.text + "\n").utf8), to: URL(fileURLWithPath: output))
+            try PrivateFiles.writeAtomically(Data((text + "\n").utf8), to: URL(fileURLWithPath: output))
             if !schemaIsCurrent { try PrivateFiles.writeAtomically(schema, to: URL(fileURLWithPath: schemaPath)) }
         } catch {
             printError("cannot write \(output): \(error)")
             throw ExitStatus.internalError.exit
         }
         printLine("Wrote \(output) and \(schemaPath) (its schema, for editors). Edit it, then run `hammock check \(output)` and `hammock \(output)`.")
+        for note in notes { printLine(note) }
     }
 
     /// Refuses (exit 64) to replace `path` unless `--force`, and even then anything but a

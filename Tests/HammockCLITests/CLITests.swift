@@ -378,6 +378,34 @@ import Testing
         #expect(outcome.status == 1)
     }
 
+    /// `init --from-curl`: a pasted curl command becomes a pane that checks and runs, its
+    /// credentials turned into variables and never written.
+    @Test func initFromCurlMakesAPaneThatRuns() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let command = "curl -sS -H 'Authorization: Bearer \(DemoAPI.token)' -H 'Accept: application/json' '\(api.baseURL)secure/profile'"
+        let made = try await hammock(["init", "--from-curl", command], in: directory)
+        #expect(made.status == 0, "\(made.errors)")
+        #expect(made.output.contains("set API_TOKEN before running it"), "\(made.output)")
+        let yaml = try String(contentsOfFile: directory + "/hammock.yaml", encoding: .utf8)
+        #expect(!yaml.contains(DemoAPI.token) && yaml.contains(#""Authorization": "Bearer ${API_TOKEN}""#), "\(yaml)")
+        #expect(try await hammock(["check"], in: directory).status == 0)
+        var outcome = try await hammock(["snapshot", "--json"], environment: ["API_TOKEN": DemoAPI.token], in: directory)
+        var json = try JSONParser.parse(outcome.output)
+        #expect(outcome.status == 0 && json["panes"]?[0]?["status"] == 200, "\(outcome.output)\(outcome.errors)")
+
+        let post = "curl -X POST \(api.baseURL)search --json '{\"query\": \"status:failed\"}'"
+        #expect(try await hammock(["init", "--force", "--from-curl", post], in: directory).status == 0)
+        outcome = try await hammock(["snapshot", "--json"], in: directory)
+        json = try JSONParser.parse(outcome.output)
+        #expect(outcome.status == 0 && json["panes"]?[0]?["method"] == "POST" && json["panes"]?[0]?["data"]?["count"]?.intValue != nil, "\(outcome.output)")
+
+        let none = try await hammock(["init", "--force", "--from-curl", "curl -sS"], in: directory)
+        #expect(none.status == 64 && none.errors == "--from-curl: no URL in the command\n")
+    }
+
     @Test func theDemoAPITurnsNagleOffSoItsLatenciesAreReal() async throws {
         let api = try await DemoAPI.start()
         defer { Task { await api.stop() } }
