@@ -72,6 +72,7 @@ public final class DemoAPI: Sendable {
     }
 
     private static func routes(_ server: HTTPServer, state: DemoState, slowDelay: Duration) async {
+        await openAPIRoute(server)
         await server.appendRoute("GET /health") { _ in
             let uptime = await state.uptime()
             return json(.ok, #"{"status":"UP","version":"1.4.2","uptime":"\#(uptime)"}"#)

@@ -16,12 +16,25 @@ struct Init: AsyncParsableCommand {
     @Flag(help: "Overwrite existing files.")
     var force = false
 
+    @Option(help: ArgumentHelp("Start from an OpenAPI 3 or Swagger 2 document instead: a file or an http(s) URL.", valueName: "document"))
+    var from: String?
+
     @Option(name: .customLong("from-curl"), help: ArgumentHelp("Start from a curl command instead (one pane; credentials become ${VARIABLES}).", valueName: "command"))
     var fromCurl: String?
 
     func run() async throws {
         var text = StarterConfig.text
         var notes: [String] = []
+        if from != nil, fromCurl != nil {
+            printError("--from and --from-curl: choose one")
+            throw ExitStatus.usage.exit
+        }
+        if let from {
+            let imported = try await Self.importOpenAPI(from)
+            text = String(imported.yaml.dropLast())
+            if !imported.skipped.isEmpty { notes.append("Left out: " + imported.skipped.joined(separator: "; ") + ".") }
+            if !imported.variables.isEmpty { notes.append("Set \(imported.variables.joined(separator: ", ")) before running it.") }
+        }
         if let fromCurl {
             let imported: CurlImport.Result
             do { imported = try CurlImport.config(from: fromCurl) } catch {
@@ -65,6 +78,39 @@ struct Init: AsyncParsableCommand {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             printError("\(path) is not a regular file; not replacing it")
             throw ExitStatus.usage.exit
+        }
+    }
+
+    /// The config `OpenAPIImport` makes of the document at `source` (a file, or a URL fetched
+    /// through the engine's libcurl transport).
+    @MainActor
+    static func importOpenAPI(_ source: String) async throws -> OpenAPIImport.Result {
+        let text: String
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            let service = Service(standardTransformers: [], networking: Hammock.networking())
+            switch await service.resource(absoluteURL: source).load().result {
+            case .success(let entity):
+                guard let data = entity.content as? Data, let decoded = String(validating: data, as: UTF8.self) else {
+                    printError("--from: \(source) did not answer with text")
+                    throw ExitStatus.invalidConfig.exit
+                }
+                text = decoded
+            case .failure(let error):
+                printError("--from: \(source): \(error.userMessage)")
+                throw ExitStatus.invalidConfig.exit
+            }
+        } else {
+            guard let data = FileManager.default.contents(atPath: source), let decoded = String(validating: data, as: UTF8.self) else {
+                printError("--from: cannot read \(source)")
+                throw ExitStatus.invalidConfig.exit
+            }
+            text = decoded
+        }
+        do {
+            return try OpenAPIImport.config(from: try OpenAPIImport.document(text), source: source)
+        } catch {
+            printError("--from: \(error)")
+            throw ExitStatus.invalidConfig.exit
         }
     }
 }

@@ -406,6 +406,39 @@ import Testing
         #expect(none.status == 64 && none.errors == "--from-curl: no URL in the command\n")
     }
 
+    /// `init --from` on the demo API's own OpenAPI document and on a FastAPI app's generated one:
+    /// each result checks and takes a snapshot in which every pane answers.
+    @Test func initFromOpenAPIMakesAConfigThatRuns() async throws {
+        let api = try await DemoProcess.start()
+        defer { api.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var made = try await hammock(["init", "--from", api.baseURL + "openapi.json"], in: directory)
+        #expect(made.status == 0, "\(made.errors)")
+        #expect(made.output.contains("Left out: GET /orders/{id}: needs path parameter id."), "\(made.output)")
+        var yaml = try String(contentsOfFile: directory + "/hammock.yaml", encoding: .utf8)
+        #expect(yaml.contains("bearer: \"${API_TOKEN}\"") && yaml.contains("select: items") && yaml.contains("\"state\": \"open\""), "\(yaml)")
+        #expect(try await hammock(["check"], in: directory).status == 0)
+        var snapshot = try await hammock(["snapshot", "--json"], environment: ["API_TOKEN": DemoAPI.token], in: directory)
+        var json = try JSONParser.parse(snapshot.output)
+        #expect(json["panes"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Health", "Open orders", "Flaky", "Metrics", "Profile"])
+        #expect(json["panes"]?.arrayValue?.filter { $0["title"] != "Flaky" }.allSatisfy { $0["ok"] == true } == true, "\(snapshot.output)")
+
+        try #require(FastAPIServer.available, "python3-fastapi and python3-uvicorn (.ci/run installs them)")
+        let fastAPI = try FastAPIServer()
+        defer { fastAPI.stop() }
+        made = try await hammock(["init", "--force", "--from", fastAPI.baseURL + "openapi.json"], in: directory)
+        #expect(made.status == 0, "\(made.errors)")
+        #expect(made.output.contains("GET /search: needs query parameter q and gives no example"), "\(made.output)")
+        yaml = try String(contentsOfFile: directory + "/hammock.yaml", encoding: .utf8)
+        #expect(yaml.contains("show: table") && yaml.contains("columns: [id, name, price, in_stock]") && yaml.contains("tags: [\"ops\"]"), "\(yaml)")
+        #expect(try await hammock(["check", "--strict"], in: directory).status == 0)
+        snapshot = try await hammock(["snapshot", "--json"], in: directory)
+        json = try JSONParser.parse(snapshot.output)
+        #expect(snapshot.status == 0, "\(snapshot.output)")
+        #expect(json["panes"]?.arrayValue?.count == 3 && json["panes"]?[0]?["data"]?[0]?["name"] == "hammock", "\(snapshot.output)")
+    }
+
     @Test func theDemoAPITurnsNagleOffSoItsLatenciesAreReal() async throws {
         let api = try await DemoAPI.start()
         defer { Task { await api.stop() } }
