@@ -1,18 +1,10 @@
 import DashboardConfig
 import Foundation
+import HammockHarness
 import Testing
 
-/// A small deterministic random generator (SplitMix64), so a failing mutation can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A failing mutation can be replayed: the generator is seeded.
+typealias SeededGenerator = SeededRandom
 
 /// Random mutations of the sample configs never crash the loader, and every outcome is either a
 /// valid config or problems with real positions.
@@ -56,7 +48,7 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test(arguments: SampleConfigTests.samples)
     func mutationsNeverCrashAndAlwaysExplainThemselves(sample: String) throws {
         let original = try String(contentsOf: configDirectory.appendingPathComponent(sample), encoding: .utf8)
-        var rng = SeededGenerator(state: sample.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })
+        var rng = SeededGenerator(seed: sample.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })
         var valid = 0
         var invalid = 0
         for round in 0..<300 {

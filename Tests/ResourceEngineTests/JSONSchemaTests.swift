@@ -86,18 +86,12 @@ import Testing
     }
 }
 
-/// A small seeded generator (SplitMix64) of schemas and documents.
+/// Schemas and documents from a seeded generator.
 struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var random: SeededRandom
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }

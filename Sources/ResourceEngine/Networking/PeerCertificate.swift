@@ -33,18 +33,8 @@ public struct PeerCertificate: Sendable, Equatable {
         guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = DateText.days(year: year, month: month + 1, day: day)
         let unix = TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second)
         return unix - Date.timeIntervalBetween1970AndReferenceDate
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

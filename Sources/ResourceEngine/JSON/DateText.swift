@@ -49,8 +49,9 @@ public enum DateText {
         }
     }
 
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+    /// algorithm).
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
