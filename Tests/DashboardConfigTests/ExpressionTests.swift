@@ -1,5 +1,6 @@
 import DashboardConfig
 import Foundation
+import HammockHarness
 import ResourceEngine
 import Testing
 
@@ -129,6 +130,37 @@ import Testing
             Issue.record("loaded")
         } catch {
             #expect(error.problems.map(\.description) == ["r.yaml:3:67: expect: status is compared with a number, e.g. status == 200"])
+        }
+    }
+
+    /// Mangled expectations never crash the parser or the evaluator, and every error points
+    /// inside the text.
+    @Test func mangledExpectationsAreProblemsNeverCrashes() {
+        let seeds = [
+            "status >= 200 && (body.items[0].state in [up, \"ok\"] || not body.x exists)", "len([BODY].items) > 0 && [STATUS] == any(200, 204)",
+            "body.updated > now - 5m || header.etag =~ ^\"v[0-9]+\"$", "!(body.a isNumber) && body.b startsWith x",
+        ]
+        let pieces = ["(", ")", "[", "]", "&&", "||", "!", "not ", "\"", "'", ",", " ", "exists", "in", "==", "=~", "len(", "now", "-", "5m", "[BODY]", ".", "\\"]
+        var random = SeededRandom(seed: 48)
+        for seed in seeds {
+            for _ in 0..<300 {
+                var chars = Array(seed)
+                for _ in 0..<Int(random.next() % 4 + 1) {
+                    let at = Int(random.next() % UInt64(chars.count + 1))
+                    if random.next() % 2 == 0, !chars.isEmpty {
+                        chars.remove(at: min(at, chars.count - 1))
+                    } else {
+                        chars.insert(contentsOf: pieces[Int(random.next() % UInt64(pieces.count))], at: at)
+                    }
+                }
+                let text = String(chars)
+                do {
+                    let expectation = try Expectation(text)
+                    _ = expectation.failure(in: observation)
+                } catch {
+                    #expect((0...text.count).contains(error.offset), "\(text): \(error.offset)")
+                }
+            }
         }
     }
 }
