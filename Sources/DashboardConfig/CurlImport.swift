@@ -159,11 +159,11 @@ public enum CurlImport {
     }
 
     /// A value as the config writes it: `${` doubled, so it stays text.
-    static func escaped(_ text: String) -> String { text.replacingOccurrences(of: "${", with: "$${") }
+    static func escaped(_ text: String) -> String { EnvironmentInterpolator.literal(text) }
 
     /// A double-quoted YAML string (JSON's escaping, which YAML reads).
     static func yamlString(_ text: String) -> String {
-        (try? JSON.string(text).serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        JSON.string(text).description
     }
 
     /// A JSON body as YAML flow (JSON is YAML), credentials by name made variables.
@@ -177,7 +177,7 @@ public enum CurlImport {
             default: return value
             }
         }
-        return (try? clean(json, name: nil).serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return clean(json, name: nil).description
     }
 
     /// `command` split into words as a POSIX shell would: single quotes, double quotes with `\`

@@ -97,6 +97,12 @@ public struct EnvironmentInterpolator: Sendable {
         return .success(pieces)
     }
 
+    /// `text` as a config writes it to mean exactly `text`: every `${` doubled, so no variable
+    /// or file is read (what an import copies from a document or a command).
+    public static func literal(_ text: String) -> String {
+        text.replacingOccurrences(of: "${", with: "$${")
+    }
+
     /// The interpolated string, or the first problem.
     public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
         interpolate(text, lenient: false).map(\.value)

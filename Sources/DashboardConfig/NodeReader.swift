@@ -198,16 +198,21 @@ struct NodeReader {
         }
     }
 
+    /// A plain (unquoted) scalar's JSON value when it is null, a boolean or a number; nil for text.
+    static func plainValue(_ node: Node) -> JSON? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return nil }
+        if node.null != nil { return .null }
+        if let bool = node.bool { return .bool(bool) }
+        if let int = node.int { return .int(int) }
+        if let double = node.float { return .double(double) }
+        return nil
+    }
+
     /// YAML to JSON, keeping key order; quoted scalars stay strings.
     mutating func json(_ node: Node, _ what: String) -> JSON? {
         switch node {
         case .scalar(let scalar):
-            if scalar.style == .plain {
-                if node.null != nil { return .null }
-                if let bool = node.bool { return .bool(bool) }
-                if let int = node.int { return .int(int) }
-                if let double = node.float { return .double(double) }
-            }
+            if let typed = Self.plainValue(node) { return typed }
             guard let value = interpolate(scalar.string, at: node, what) else { return nil }
             bodySecrets.formUnion(value.environmentValues)
             return .string(value.value)

@@ -44,14 +44,7 @@ public enum OpenAPIImport {
 
     static func json(of node: Node) -> JSON {
         switch node {
-        case .scalar(let scalar):
-            if scalar.style == .plain {
-                if node.null != nil { return .null }
-                if let bool = node.bool { return .bool(bool) }
-                if let int = node.int { return .int(int) }
-                if let double = node.float { return .double(double) }
-            }
-            return .string(scalar.string)
+        case .scalar(let scalar): return NodeReader.plainValue(node) ?? .string(scalar.string)
         case .sequence(let sequence): return .array(sequence.map(json(of:)))
         case .mapping(let mapping): return .object(JSONObject(mapping.map { ($0.key.string ?? "", json(of: $0.value)) }))
         case .alias: return .null
@@ -228,7 +221,7 @@ public enum OpenAPIImport {
         case .int(let n): String(n)
         case .double(let n): JSON.format(n)
         case .bool(let b): b ? "true" : "false"
-        default: (try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        default: value.description
         }
     }
 
@@ -246,11 +239,11 @@ public enum OpenAPIImport {
     /// Text from the document, quoted for YAML with every `${` doubled: a document must never
     /// make Hammock read the environment (and send what it read to the API).
     static func quoted(_ text: String) -> String {
-        raw(text.replacingOccurrences(of: "${", with: "$${"))
+        raw(EnvironmentInterpolator.literal(text))
     }
 
     /// Hammock's own text (a `${VARIABLE}` it chose), quoted for YAML as it is.
     static func raw(_ text: String) -> String {
-        (try? JSON.string(text).serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        JSON.string(text).description
     }
 }

@@ -94,7 +94,7 @@ public enum SnapshotReport {
 
     /// A double-quoted YAML string (JSON's escaping, which YAML reads).
     static func yaml(_ text: String) -> String {
-        (try? JSON.string(text).serialized()).flatMap { String(data: $0, encoding: .utf8) } ?? "\"\""
+        JSON.string(text).description
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -180,7 +180,7 @@ extension Expectation {
             switch lookup(path, in: body) {
             case .success(let json):
                 // Strings quoted, so "true" never reads like true, nor "200" like 200.
-                let shown = (try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+                let shown = json.description
                 return .success(Found(value: value(of: json), shown: shown, kind: kind(of: json)))
             case .failure(let failure):
                 return .failure(Absent(message: "but body.\(path?.text ?? ""): \(failure.detail)"))
@@ -249,7 +249,7 @@ extension Expectation {
         case .double(let d): .number(d)
         case .bigInteger(let digits): .number(Double(digits) ?? 0)
         case .string(let s): .text(s)
-        case .array, .object: .text((try? json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "")
+        case .array, .object: .text(json.description)
         }
     }
 

@@ -218,7 +218,7 @@ public struct JSONSchema: Sendable {
     }
 
     static func written(_ value: JSON) -> String {
-        let text = (try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        let text = value.description
         return text.count > 60 ? String(text.prefix(59)) + "…" : text
     }
 
