@@ -99,19 +99,22 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// Whether every test reads the status alone (`status >= 200 && status < 300`): such an
+    /// expectation can judge an error answer by its status. Known at parse time: a probe asks.
+    public let readsOnlyStatus: Bool
+
+    /// Whether some test reads the status: a 4xx or 5xx the expectations ask for (`status ==
+    /// 401`) is then the pane working, not failing.
+    public let readsStatus: Bool
+
     public init(_ text: String) throws(SyntaxError) {
         self.text = text
         var parser = ExpectationParser(text)
         condition = try parser.parse()
+        let operands = Self.operands(of: condition)
+        readsOnlyStatus = operands.allSatisfy { $0 == .status }
+        readsStatus = operands.contains(.status)
     }
-
-    /// Whether every test reads the status alone (`status >= 200 && status < 300`): such an
-    /// expectation can judge an error answer by its status.
-    public var readsOnlyStatus: Bool { Self.operands(of: condition).allSatisfy { $0 == .status } }
-
-    /// Whether some test reads the status: a 4xx or 5xx the expectations ask for (`status ==
-    /// 401`) is then the pane working, not failing.
-    public var readsStatus: Bool { Self.operands(of: condition).contains(.status) }
 
     static func operands(of condition: Condition) -> [Operand] {
         switch condition {
