@@ -11,13 +11,22 @@ public struct KeyHelpRow: Sendable {
     public let readme: String
     /// The footer's word for them ("reload"), or nil when the footer leaves them out.
     public let hint: String?
+    /// The actions whose first keys the footer names before the word (the row's own unless
+    /// said), joined by `hintJoin`: `j/k scroll`, `Tab next`, `s < > sort`.
+    let hintActions: [KeyAction]?
+    let hintJoin: String
 
-    init(_ context: KeyContext, _ actions: [KeyAction], _ help: String, readme: String? = nil, hint: String? = nil) {
+    init(
+        _ context: KeyContext, _ actions: [KeyAction], _ help: String, readme: String? = nil, hint: String? = nil,
+        hintActions: [KeyAction]? = nil, hintJoin: String = "/"
+    ) {
         self.context = context
         self.actions = actions
         self.help = help
         self.readme = readme ?? help
         self.hint = hint
+        self.hintActions = hintActions
+        self.hintJoin = hintJoin
     }
 
     /// The row that holds `action` in `context`, or nil.
@@ -39,7 +48,7 @@ public struct KeyHelpRow: Sendable {
         KeyHelpRow(.grid, [.retry], "retry a failed pane", readme: "retry a failed pane now (as does clicking `Try again`)", hint: "retry"),
         KeyHelpRow(.grid, [.reloadAll], "reload every pane", hint: "reload all"),
         KeyHelpRow(.grid, [.moveLeft, .moveDown, .moveUp, .moveRight], "move between panes", readme: "move between panes, one pane (a row in the list) per key"),
-        KeyHelpRow(.grid, [.selectNext, .selectPrevious], "next / previous pane", hint: "next"),
+        KeyHelpRow(.grid, [.selectNext, .selectPrevious], "next / previous pane", hint: "next", hintActions: [.selectNext]),
         KeyHelpRow(.grid, [.top, .bottom], "first / last pane"),
         KeyHelpRow(.grid, [.pageUp, .pageDown], "a page of panes up / down"),
         KeyHelpRow(.grid, [.zoom], "zoom the pane (its keys below)", readme: "zoom the pane", hint: "zoom"),
@@ -93,8 +102,8 @@ public struct KeyHelpRow: Sendable {
         KeyHelpRow(
             .zoomTable, [.sortColumn], "sort by the first column ▲ ▼, then the next column…",
             readme: "sort by the first column ▲, ▼, then the next column…, then as listed (numbers as numbers, missing values last); clicking a column's header sorts by it",
-            hint: "sort"),
-        KeyHelpRow(.zoomTable, [.sortPreviousColumn, .sortNextColumn], "sort by the column to the left / right", hint: "column"),
+            hint: "sort", hintActions: [.sortColumn, .sortPreviousColumn, .sortNextColumn], hintJoin: " "),
+        KeyHelpRow(.zoomTable, [.sortPreviousColumn, .sortNextColumn], "sort by the column to the left / right"),
         KeyHelpRow(.events, [.close, .showEvents], "back to the grid", hint: "close"),
         KeyHelpRow(.events, [.scrollDown, .scrollUp], "scroll down (newer) / up (older)", hint: "scroll"),
         KeyHelpRow(.events, [.pageDown, .pageUp], "a page down / up"),

@@ -45,9 +45,9 @@ extension KeyMap {
     /// with `word` instead of the row's own; nil when the row is not in the footer or has no key.
     public func hint(_ action: KeyAction, in context: KeyContext = .grid, word: String? = nil) -> String? {
         guard let row = KeyHelpRow.row(of: action, in: context), let word = word ?? row.hint else { return nil }
-        let primaries = row.actions.compactMap { primaryKey(for: $0, in: context)?.screenName }
+        let primaries = (row.hintActions ?? row.actions).compactMap { primaryKey(for: $0, in: context)?.screenName }
         guard !primaries.isEmpty else { return nil }
-        return primaries.joined(separator: "/") + " " + word
+        return primaries.joined(separator: row.hintJoin) + " " + word
     }
 
     /// The first key of `action` in `context` as the screen names it, or nil when it has none.

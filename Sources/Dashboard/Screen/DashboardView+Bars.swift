@@ -83,8 +83,7 @@ extension DashboardView {
                     parts.append(search)
                 }
                 if zoomView == .data, selectedPane?.spec.show == .table {
-                    let sortKeys = [KeyAction.sortColumn, .sortPreviousColumn, .sortNextColumn].compactMap { keys.primaryName($0, in: .zoomTable) }
-                    if !sortKeys.isEmpty { parts.insert(sortKeys.joined(separator: " ") + " sort", at: 1) }
+                    if let sort = keys.hint(.sortColumn, in: .zoomTable) { parts.insert(sort, at: 1) }
                 }
                 parts += [keys.hint(.scrollDown, in: .zoom), keys.hint(.showCurl), keys.hint(.openPager)].compactMap { $0 }
                 // As many whole hints as fit, and always the way back.
@@ -103,7 +102,6 @@ extension DashboardView {
                     switch action {
                     case .togglePause where isPaused: keys.hint(action, word: "resume")
                     case .toggleRawValues where valueDisplay.raw: keys.hint(action, word: "formatted")
-                    case .selectNext: keys.primaryName(action).map { "\($0) next" }
                     default: keys.hint(action)
                     }
                 }
