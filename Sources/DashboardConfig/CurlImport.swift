@@ -7,28 +7,13 @@ import ResourceEngine
 /// whose name says it is one, `-u`'s password) are never written: they become `${VARIABLES}` the
 /// user sets, named in `variables`.
 public enum CurlImport {
-    /// What the command gave.
-    public struct Result: Sendable, Equatable {
-        /// The config, ready to check.
-        public let yaml: String
-        /// The variables the config reads in place of the credentials the command held.
-        public let variables: [String]
-        /// Options the config has no use for, said so the user knows they were seen.
-        public let ignored: [String]
-    }
-
-    /// Why the command cannot become a pane.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
-        /// What is wrong.
-        public let message: String
-        public var description: String { message }
-    }
+    typealias Problem = ImportProblem
 
     /// Options that take a value and that a config has no use for.
     static let ignoredWithValue: Set<String> = ["-o", "--output", "-w", "--write-out", "--connect-timeout", "-e", "--referer", "--retry", "-c", "--cookie-jar"]
 
     /// The config for `command` (its words, as a shell would split them).
-    public static func config(from command: String) throws(Problem) -> Result {
+    public static func config(from command: String) throws(ImportProblem) -> ImportedConfig {
         var words = try shellWords(command)
         if words.first == "curl" { words.removeFirst() }
         var url: String?
@@ -155,7 +140,7 @@ public enum CurlImport {
         }
         if let timeout { lines.append("    timeout: \(yamlString(timeout.contains(where: \.isLetter) ? timeout : timeout + "s"))") }
         lines.append("    show: json")
-        return Result(yaml: lines.joined(separator: "\n") + "\n", variables: variables, ignored: ignored)
+        return ImportedConfig(yaml: lines.joined(separator: "\n") + "\n", variables: variables, leftOut: ignored)
     }
 
     /// A value as the config writes it: `${` doubled, so it stays text.

@@ -12,25 +12,10 @@ import Yams
 /// object: its scalar fields; text: text); security schemes become `auth:` or headers with
 /// `${VARIABLES}`; documented success codes `expect:`; tags `tags:`.
 public enum OpenAPIImport {
-    /// What the document gave.
-    public struct Result: Sendable, Equatable {
-        /// The config, ready to check.
-        public let yaml: String
-        /// The variables the config reads (credentials, a server the document does not name).
-        public let variables: [String]
-        /// Operations left out, each with why.
-        public let skipped: [String]
-    }
-
-    /// Why the document cannot become a config.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
-        /// What is wrong.
-        public let message: String
-        public var description: String { message }
-    }
+    typealias Problem = ImportProblem
 
     /// The document's text (JSON or YAML) read as JSON.
-    public static func document(_ text: String) throws(Problem) -> JSON {
+    public static func document(_ text: String) throws(ImportProblem) -> JSON {
         if let json = try? JSONParser.parse(text) { return json }
         do {
             guard let node = try Yams.compose(yaml: text) else { throw Problem(message: "the document is empty") }
@@ -53,7 +38,7 @@ public enum OpenAPIImport {
 
     /// The config for `document`; `source` is where it came from (a relative server resolves
     /// against a URL).
-    public static func config(from document: JSON, source: String) throws(Problem) -> Result {
+    public static func config(from document: JSON, source: String) throws(ImportProblem) -> ImportedConfig {
         guard document["openapi"]?.stringValue != nil || document["swagger"]?.stringValue != nil else {
             throw Problem(message: "this is no OpenAPI document (it has neither openapi: nor swagger:)")
         }
@@ -143,7 +128,7 @@ public enum OpenAPIImport {
             throw Problem(message: "no GET operation Hammock can call without values it cannot know" + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: "; ")))
         }
         lines += ["panes:"] + panes
-        return Result(yaml: lines.joined(separator: "\n") + "\n", variables: variables, skipped: skipped)
+        return ImportedConfig(yaml: lines.joined(separator: "\n") + "\n", variables: variables, leftOut: skipped)
     }
 
     /// `servers[0]` (its variables at their defaults) or Swagger's `schemes`, `host` and

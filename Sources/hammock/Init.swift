@@ -32,17 +32,17 @@ struct Init: AsyncParsableCommand {
         if let from {
             let imported = try await Self.importOpenAPI(from)
             text = String(imported.yaml.dropLast())
-            if !imported.skipped.isEmpty { notes.append("Left out: " + imported.skipped.joined(separator: "; ") + ".") }
+            if !imported.leftOut.isEmpty { notes.append("Left out: " + imported.leftOut.joined(separator: "; ") + ".") }
             if !imported.variables.isEmpty { notes.append("Set \(imported.variables.joined(separator: ", ")) before running it.") }
         }
         if let fromCurl {
-            let imported: CurlImport.Result
+            let imported: ImportedConfig
             do { imported = try CurlImport.config(from: fromCurl) } catch {
                 printError("--from-curl: \(error.message)")
                 throw ExitStatus.usage.exit
             }
             text = String(imported.yaml.dropLast())
-            if !imported.ignored.isEmpty { notes.append("Left out (how curl behaves, not what it asks): \(imported.ignored.joined(separator: " ")).") }
+            if !imported.leftOut.isEmpty { notes.append("Left out (how curl behaves, not what it asks): \(imported.leftOut.joined(separator: " ")).") }
             if !imported.variables.isEmpty {
                 notes.append("The command's credentials are not written; set \(imported.variables.joined(separator: ", ")) before running it.")
             }
@@ -84,7 +84,7 @@ struct Init: AsyncParsableCommand {
     /// The config `OpenAPIImport` makes of the document at `source` (a file, or a URL fetched
     /// through the engine's libcurl transport).
     @MainActor
-    static func importOpenAPI(_ source: String) async throws -> OpenAPIImport.Result {
+    static func importOpenAPI(_ source: String) async throws -> ImportedConfig {
         let text: String
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             let service = Service(standardTransformers: [], networking: Hammock.networking())

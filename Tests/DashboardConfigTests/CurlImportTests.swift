@@ -10,7 +10,7 @@ import Testing
               --data 'name=Ada&session_id=xyz' -G --url-query "q=a b" "http://127.0.0.1:8080/find?x=1" -o /dev/null
             """#)
         #expect(result.variables == ["API_PASSWORD", "API_SESSION_ID"])
-        #expect(result.ignored == ["-o"])
+        #expect(result.leftOut == ["-o"])
         #expect(!result.yaml.contains("s3cret") && !result.yaml.contains("xyz"))
         let spec = try ConfigLoader.parse(result.yaml, file: "c.yaml", environment: ["API_PASSWORD": "p", "API_SESSION_ID": "s"])
         let pane = try #require(spec.panes.first)
@@ -24,7 +24,7 @@ import Testing
         #expect(result.yaml.contains(#""X-Note": "say \"hi\" $HOME""#), "\(result.yaml)")
         #expect(result.yaml.contains(#""X-Path": "$${HOME}""#), "a ${ from the command stays text: \(result.yaml)")
         for broken in ["curl 'http://h.test", "curl -H", "curl ftp://h.test/", "curl http://a.test http://b.test"] {
-            #expect(throws: CurlImport.Problem.self, "\(broken)") { try CurlImport.config(from: broken) }
+            #expect(throws: ImportProblem.self, "\(broken)") { try CurlImport.config(from: broken) }
         }
     }
 }
