@@ -94,7 +94,7 @@ extension ConfigLoader {
                 ok = false
                 continue
             }
-            if tag.isEmpty || tag.count > 40 || !tag.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+            if !PaneSpec.isTag(tag) {
                 reader.problem(at: item, "tag \"\(tag)\" may only use letters, digits, - _ and . (1 to 40 of them)")
                 ok = false
             } else if tags.contains(where: { $0.lowercased() == tag.lowercased() }) {

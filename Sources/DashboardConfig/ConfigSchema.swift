@@ -205,7 +205,7 @@ public enum ConfigSchema {
             "thresholds": objectJSON(["warn", "fail"], ["warn": text("When it is degraded (> 0.8)"), "fail": text("When it fails (> 0.95)")]),
             "alerts": alerts("The pane's alerts, over the file's"), "backoff": duration("The longest wait between failed probes"),
             "size": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "full"]], "description": "Columns it spans, or full"],
-            "tags": oneOrMany(["type": "string", "pattern": "^[A-Za-z0-9._-]{1,40}$"], "Names to choose it by (/#name, --tag)"),
+            "tags": oneOrMany(["type": "string", "pattern": .string(PaneSpec.tagPattern)], "Names to choose it by (/#name, --tag)"),
         ]
     }
 }

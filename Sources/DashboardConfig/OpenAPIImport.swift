@@ -218,7 +218,8 @@ public enum OpenAPIImport {
 
     /// A tag as a config's tags may write it.
     static func tagName(_ text: String) -> String {
-        String(text.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }.prefix(40)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.map { PaneSpec.isTagCharacter($0) ? $0 : "-" }))
+        return String(kept.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(40))
     }
 
     /// Text from the document, quoted for YAML with every `${` doubled: a document must never

@@ -1,4 +1,5 @@
 import DashboardConfig
+import Foundation
 import Testing
 
 /// `tags:` on panes: names to choose panes by, checked where they are written.
@@ -23,5 +24,17 @@ import Testing
                 "h.yaml:4:37: tags must be a list of names, e.g. [payments, edge], not a mapping",
             ])
         }
+    }
+
+    /// One rule for what a tag is: the loader's, the schema's pattern and an import's cleaning agree.
+    @Test func oneRuleForTags() throws {
+        for text in ["payments", "edge-1", "v1.2_x", "", "two words", "café", String(repeating: "a", count: 41)] {
+            let matchesPattern = text.range(of: "^[A-Za-z0-9._-]{1,40}$", options: .regularExpression) != nil
+            #expect(PaneSpec.isTag(text) == matchesPattern, "\(text)")
+        }
+        let document = try OpenAPIImport.document(#"{"openapi":"3.0.0","servers":[{"url":"http://x.test/"}],"paths":{"/a":{"get":{"tags":["Café Orders"],"responses":{"200":{"description":"ok"}}}}}}"#)
+        let yaml = try OpenAPIImport.config(from: document, source: "a.json").yaml
+        #expect(yaml.contains(#"tags: ["Caf--Orders"]"#), "\(yaml)")
+        _ = try ConfigLoader.parse(yaml, file: "a.yaml", environment: [:])
     }
 }

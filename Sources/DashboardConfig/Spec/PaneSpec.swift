@@ -38,6 +38,19 @@ public struct PaneSpec: Sendable {
     /// `tags: [payments, edge]`: what `/#payments`, `snapshot --tag` and `serve --tag` choose
     /// panes by, and the metrics' `tag` label.
     public var tags: [String] = []
+
+    /// Whether `scalar` may stand in a tag: an ASCII letter or digit, `-`, `_` or `.`.
+    public static func isTagCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+    }
+
+    /// Whether `text` is a tag: 1 to 40 tag characters.
+    public static func isTag(_ text: String) -> Bool {
+        (1...40).contains(text.unicodeScalars.count) && text.unicodeScalars.allSatisfy(isTagCharacter)
+    }
+
+    /// The same rule as a JSON Schema pattern.
+    static let tagPattern = "^[A-Za-z0-9._-]{1,40}$"
     /// Conditions every response must meet; a pane that misses one is failing.
     public var expect: [Expectation]
     /// Where the pane starts in the file, for messages.
