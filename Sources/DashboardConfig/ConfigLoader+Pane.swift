@@ -27,6 +27,8 @@ extension ConfigLoader {
     ) -> PaneSpec? {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
         reader.checkKeys(entries, allowed: paneKeys, in: "a pane")
+        reader.chainFields = []
+        reader.chainReferences = []
         var pane = PaneReading(node: node, entries: entries)
         // In the file's order of sections, so problems are reported in the order they are met.
         let target = readPaneTarget(&pane, defaultService: defaultService, services: services, hasServiceSection: hasServiceSection, reader: &reader)
@@ -57,6 +59,7 @@ extension ConfigLoader {
         let expectations = readPaneExpectations(&pane, reader: &reader)
         let transport = readPaneTransport(&pane, reader: &reader)
         let processing = readPaneProcessing(&pane, defaultAlerts: defaultAlerts, reader: &reader)
+        let chain = takeChain(&reader)
         guard pane.ok else { return nil }
         var spec = PaneSpec(
             title: target.title, resource: target.resource, params: request.params, method: request.method, body: request.body,
@@ -74,6 +77,7 @@ extension ConfigLoader {
         spec.thresholds = display.thresholds
         spec.alerts = processing.alerts
         spec.size = size
+        spec.chain = chain
         return spec
     }
 

@@ -61,7 +61,7 @@ extension ConfigLoader {
         }
         var resource = ConfigString("")
         if let entry = pane.value("resource") {
-            if let text = reader.interpolated(entry.value, "resource") {
+            if let text = reader.chained(entry.value, "resource", place: .resource) {
                 resource = text
                 let isAbsolute = WrittenURL.isAbsolute(text.value)
                 if let problem = WrittenURL.problem(in: text.value) {
@@ -95,7 +95,7 @@ extension ConfigLoader {
         var params: [(name: String, value: ConfigString)] = []
         if let entry = pane.value("params"), let paramEntries = reader.mapping(entry.value, "params") {
             for param in paramEntries {
-                if let text = reader.interpolated(param.value, "params.\(param.key)") { params.append((param.key, text)) } else { pane.ok = false }
+                if let text = reader.chained(param.value, "params.\(param.key)", place: .param(param.key)) { params.append((param.key, text)) } else { pane.ok = false }
             }
         }
         var method = RequestMethod.get
@@ -255,7 +255,7 @@ extension ConfigLoader {
     /// The pane's own headers, timeout, and whether it goes without its service's auth.
     static func readPaneTransport(_ pane: inout PaneReading, reader: inout NodeReader) -> (headers: [HeaderSpec], timeout: TimeInterval?, withoutAuth: Bool) {
         var headers: [HeaderSpec] = []
-        if let entry = pane.value("headers") { headers = readHeaders(entry.value, "headers", reader: &reader) }
+        if let entry = pane.value("headers") { headers = readHeaders(entry.value, "headers", chained: true, reader: &reader) }
         var timeout: TimeInterval?
         if let entry = pane.value("timeout") {
             if let seconds = reader.duration(entry.value, "timeout", minimum: 0.001) { timeout = seconds } else { pane.ok = false }

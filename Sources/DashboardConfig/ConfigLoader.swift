@@ -189,6 +189,7 @@ public enum ConfigLoader {
                     }
                 }
                 if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
+                linkChains(&panes, titles: Array(seenTitles.keys).sorted(), reader: &reader)
             } else {
                 reader.problem(at: node, "panes must be a list of panes (- title: …), not \(reader.describe(node))")
             }
@@ -322,7 +323,7 @@ public enum ConfigLoader {
     }
 
     /// Headers; with `live`, a value read from files (`${file:…}`) is read again when they change.
-    static func readHeaders(_ node: Node, _ what: String, live: Bool = false, reader: inout NodeReader) -> [HeaderSpec] {
+    static func readHeaders(_ node: Node, _ what: String, live: Bool = false, chained: Bool = false, reader: inout NodeReader) -> [HeaderSpec] {
         guard let entries = reader.mapping(node, what) else { return [] }
         var headers: [HeaderSpec] = []
         for entry in entries {
@@ -331,7 +332,8 @@ public enum ConfigLoader {
                 reader.problem(at: entry.keyNode, "\"\(entry.key)\" is not a valid header name")
                 continue
             }
-            guard let value = reader.interpolated(entry.value, "\(what).\(entry.key)") else { continue }
+            let read = chained ? reader.chained(entry.value, "\(what).\(entry.key)", place: .header(entry.key)) : reader.interpolated(entry.value, "\(what).\(entry.key)")
+            guard let value = read else { continue }
             // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
             let scalars = value.value.unicodeScalars
             if scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {

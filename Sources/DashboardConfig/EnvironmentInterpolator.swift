@@ -27,9 +27,12 @@ public struct EnvironmentInterpolator: Sendable {
         case unterminated
         case badName(String)
         case unreadable(path: String, reason: String)
+        /// `${pane:…}` where no other pane's value can go (see `PaneChain`).
+        case paneReference(String)
 
         public var description: String {
             switch self {
+            case .paneReference(let written): "${pane:\(written)} can only stand in a pane's resource, params or headers"
             case .unreadable(let path, let reason): "cannot read ${file:\(path)}: \(reason)"
             case .unset(let name): "environment variable \(name) is not set (use ${\(name):-default} for a fallback)"
             case .unterminated: "unterminated ${ in value"
@@ -46,6 +49,8 @@ public struct EnvironmentInterpolator: Sendable {
         case variable(name: String, fallback: String?)
         /// `${file:PATH}`, PATH as written.
         case file(String)
+        /// `${pane:TITLE:PATH}`: a value from another pane's data, what follows `pane:` as written.
+        case pane(String)
     }
 
     /// `text` split into literal text and references, or the first problem in how it is written.
@@ -79,6 +84,10 @@ public struct EnvironmentInterpolator: Sendable {
                 pieces.append(.file(String(inside.dropFirst(5))))
                 continue
             }
+            if inside.hasPrefix("pane:") {
+                pieces.append(.pane(String(inside.dropFirst(5))))
+                continue
+            }
             let name: Substring
             var fallback: Substring?
             if let separator = inside.range(of: ":-") {
@@ -103,9 +112,23 @@ public struct EnvironmentInterpolator: Sendable {
         text.replacingOccurrences(of: "${", with: "$${")
     }
 
-    /// The interpolated string, or the first problem.
-    public func interpolate(_ text: String) -> Result<ConfigString, Failure> {
-        interpolate(text, lenient: false).map(\.value)
+    /// The interpolated string, or the first problem. `pane` gives what each `${pane:…}` stands
+    /// for; without it, one is a problem.
+    public func interpolate(_ text: String, pane: ((String) -> String)? = nil) -> Result<ConfigString, Failure> {
+        interpolate(text, lenient: false, pane: pane).map(\.value)
+    }
+
+    /// `pieces` written back as a template, each `${pane:…}` replaced by what `pane` gives (which
+    /// is taken as literal text: its `${` doubled).
+    public static func template(of pieces: [Piece], pane: (String) -> String) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .literal(let text): literal(text)
+            case .variable(let name, let fallback): "${" + name + (fallback.map { ":-" + $0 } ?? "") + "}"
+            case .file(let path): "${file:" + path + "}"
+            case .pane(let written): literal(pane(written))
+            }
+        }.joined()
     }
 
     /// What a value stands in for a variable that is not set or a file that cannot be read, when
@@ -114,11 +137,11 @@ public struct EnvironmentInterpolator: Sendable {
 
     /// The interpolated string with `placeholder` for every unset variable and unreadable file
     /// (each named in `missing`), or a problem in how the text is written.
-    public func interpolateWithoutSecrets(_ text: String) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
-        interpolate(text, lenient: true)
+    public func interpolateWithoutSecrets(_ text: String, pane: ((String) -> String)? = nil) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
+        interpolate(text, lenient: true, pane: pane)
     }
 
-    private func interpolate(_ text: String, lenient: Bool) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
+    private func interpolate(_ text: String, lenient: Bool, pane: ((String) -> String)?) -> Result<(value: ConfigString, missing: [Failure]), Failure> {
         guard text.contains("$") else { return .success((ConfigString(text), [])) }
         let pieces: [Piece]
         switch Self.pieces(of: text) {
@@ -133,6 +156,9 @@ public struct EnvironmentInterpolator: Sendable {
             switch piece {
             case .literal(let text):
                 out += text
+            case .pane(let written):
+                guard let pane else { return .failure(.paneReference(written)) }
+                out += pane(written)
             case .file(let written):
                 let path = resolve(written)
                 switch EnvironmentInterpolator.readSecretFile(path) {

@@ -20,6 +20,10 @@ struct NodeReader {
     var warnings: [ConfigProblem] = []
     /// Where values hold placeholders (line, column).
     var placeholders: Set<[Int]> = []
+    /// The places of the pane being read that take values from other panes (`${pane:…}`), and
+    /// where each reference is written; `ConfigLoader.readPane` takes and clears them.
+    var chainFields: [PaneChain.Field] = []
+    var chainReferences: [(written: String, line: Int, column: Int)] = []
 
     init(file: String, environment: [String: String], withoutSecrets: Bool = false) {
         self.file = file
@@ -88,18 +92,44 @@ struct NodeReader {
         placeholders.contains([node.mark?.line ?? 1, node.mark?.column ?? 1])
     }
 
+    /// A value of a pane's request that may take values from other panes (`${pane:…}`, at
+    /// `place`): interpolated with each reference's placeholder, the references noted.
+    mutating func chained(_ node: Node, _ what: String, place: PaneChain.Place) -> ConfigString? {
+        guard let text = string(node, what) else { return nil }
+        guard text.contains("${pane:"), case .success(let pieces) = EnvironmentInterpolator.pieces(of: text),
+            pieces.contains(where: { if case .pane = $0 { true } else { false } })
+        else { return interpolate(text, at: node, what) }
+        for piece in pieces {
+            guard case .pane(let written) = piece, !chainReferences.contains(where: { $0.written == written }) else { continue }
+            chainReferences.append((written, node.mark?.line ?? 1, node.mark?.column ?? 1))
+        }
+        guard let value = interpolate(text, at: node, what, pane: { PaneChain.placeholder($0, in: place) }) else { return nil }
+        if case .resource = place, WrittenURL.isAbsolute(value.value) {
+            // The origin is the config's: a value from a response goes only into the path or query.
+            let afterScheme = value.value.range(of: "://")!.upperBound
+            let authorityEnd = value.value[afterScheme...].firstIndex { "/?#".contains($0) } ?? value.value.endIndex
+            if value.value[..<authorityEnd].contains("%24%7Bpane") {
+                problem(at: node, "\(what): a ${pane:…} may only stand in the path or query, after the scheme and host")
+                return nil
+            }
+        }
+        chainFields.append(PaneChain.Field(place: place, pieces: pieces))
+        return value
+    }
+
     /// `text`, written at `node`, with its variables and files filled in; a problem at `node`
     /// when that fails (without secrets, an unset variable or unreadable file is a warning).
-    mutating func interpolate(_ text: String, at node: Node, _ what: String) -> ConfigString? {
+    /// `pane` gives what a `${pane:…}` stands for where one may stand.
+    mutating func interpolate(_ text: String, at node: Node, _ what: String, pane: ((String) -> String)? = nil) -> ConfigString? {
         guard withoutSecrets else {
-            switch interpolator.interpolate(text) {
+            switch interpolator.interpolate(text, pane: pane) {
             case .success(let value): return value
             case .failure(let failure):
                 problem(at: node, "\(what): \(failure)")
                 return nil
             }
         }
-        switch interpolator.interpolateWithoutSecrets(text) {
+        switch interpolator.interpolateWithoutSecrets(text, pane: pane) {
         case .success(let (value, missing)):
             let mark = node.mark
             for failure in missing {

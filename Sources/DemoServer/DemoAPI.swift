@@ -78,12 +78,21 @@ public final class DemoAPI: Sendable {
             return json(.ok, #"{"status":"UP","version":"1.4.2","uptime":"\#(uptime)"}"#)
         }
         await server.appendRoute("GET /orders") { request in
-            let (version, body) = await state.orders()
-            let etag = "\"orders-v\(version)\""
+            let customer = request.query["customer"]
+            let (version, body) = await state.orders(of: customer)
+            let etag = "\"orders-v\(version)\(customer.map { "-" + $0.unicodeScalars.filter(\.isASCII).map(String.init).joined() } ?? "")\""
             if request.headers[HTTPHeader("If-None-Match")] == etag {
                 return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): etag]))
             }
             return json(.ok, body, headers: [HTTPHeader("ETag"): etag])
+        }
+        // One order of the list, for a pane that follows the latest (`config/chained.yaml`).
+        await server.appendRoute("GET /orders/*") { request in
+            let id = request.path.split(separator: "/").last.flatMap { Int($0) }
+            guard let id, let body = await state.order(id) else {
+                return json(.notFound, #"{"message":"No such order"}"#)
+            }
+            return json(.ok, body)
         }
         await server.appendRoute("GET /payments") { _ in
             json(.serviceUnavailable, #"{"message":"Payment gateway unavailable","code":"GATEWAY_DOWN"}"#)
@@ -152,15 +161,31 @@ actor DemoState {
     }
 
     /// The open orders; the list (and its ETag) changes every 20 seconds.
-    func orders() -> (Int, String) {
+    /// The list, or the items of one customer's (`?customer=Ada Lovelace`).
+    func orders(of customer: String? = nil) -> (Int, String) {
         let version = Int(Date().timeIntervalSince(started) / 20)
         let customers = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
-        let items = (0..<4).map { i -> String in
+        let items = (0..<4).compactMap { i -> String? in
             let id = 1021 + version + i
             let total = String(format: "%.2f", Double((id * 37) % 9000) / 100 + 5)
-            return #"{"id":\#(id),"customer":"\#(customers[(version + i) % customers.count])","total":"\#(total)"}"#
+            let name = customers[(version + i) % customers.count]
+            if let customer, customer != name { return nil }
+            return #"{"id":\#(id),"customer":"\#(name)","total":"\#(total)"}"#
         }
         return (version, #"{"items":[\#(items.joined(separator: ","))],"page":1}"#)
+    }
+
+    /// One order of the list as it is now (or was, within the last hour), with its lines; nil
+    /// for an id the list has never held.
+    func order(_ id: Int) -> String? {
+        let version = Int(Date().timeIntervalSince(started) / 20)
+        guard id >= 1021, id <= 1024 + version, id >= 1021 + version - 180 else { return nil }
+        let customers = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
+        let customer = customers[(id - 1021) % customers.count]
+        let status = id >= 1021 + version ? "paid" : id >= 1021 + version - 3 ? "packed" : "shipped"
+        let products = ["Keyboard", "Monitor", "Cable", "Dock", "Mouse"]
+        let lines = (0..<(1 + id % 3)).map { i in #"{"product":"\#(products[(id + i) % products.count])","quantity":\#(1 + (id + i) % 4)}"# }
+        return #"{"id":\#(id),"customer":"\#(customer)","status":"\#(status)","lines":[\#(lines.joined(separator: ","))]}"#
     }
 
     func nextFlaky() -> Int {

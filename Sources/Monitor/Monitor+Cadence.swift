@@ -38,8 +38,8 @@ extension Monitor {
     /// resource, with the probes sharing it.
     public func reloadAll() -> [(probes: [Probe], request: Request)] {
         probesByResource.values.compactMap { shown in
-            guard let first = shown.probes.first else { return nil }
-            return (shown.probes, first.resource.load())
+            guard let first = shown.probes.first, let request = first.load() else { return nil }
+            return (shown.probes, request)
         }
     }
 }

@@ -24,6 +24,9 @@ extension Monitor {
         eventLog.append(entry)
         onEvent?(entry)
         if let shown {
+            // Before the source's own probes are judged: a value the dependents send as a
+            // credential is then a secret when the source's content is checked for showing.
+            if case .newData = event { resolveDependents(ofProbesOf: shown) }
             evaluateProbes(shown, after: event)
             recordProbe(event, on: resource, shown: shown, at: now)
             for probe in shown.probes {

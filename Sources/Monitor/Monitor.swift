@@ -65,6 +65,9 @@ public final class Monitor {
     /// Called after the probes are built, before the monitor observes their resources and before
     /// any of them loads: a screen observes the resources from here on.
     public var onProbesBuilt: (@MainActor ([Probe]) -> Void)?
+    /// Called when a chained probe moves to another resource (its request changed, or it waits),
+    /// with the resource it left: a screen observes the new one from here on.
+    public var onProbeMoved: (@MainActor (Probe, Resource) -> Void)?
     /// Called after a reminder fired, when what the probes say may read differently.
     public var onReminder: (@MainActor () -> Void)?
     /// Called whenever what the probes say may have changed (an event, a reminder, a reload):
@@ -74,7 +77,10 @@ public final class Monitor {
     var started = false
     /// Counts starts, so work a previous start queued (batches of loads) knows it is stale.
     private var generation = 0
-    private var eventOwner = EventOwner()
+    /// What the monitor's observers of the resources are owned by.
+    private(set) var eventOwner = EventOwner()
+    /// The probes that take values from each probe (`${pane:…}`), by source.
+    var dependents: [ObjectIdentifier: [Probe]] = [:]
     /// The probes of each resource, so a resource event does not scan every probe.
     var probesByResource: [ObjectIdentifier: ResourceProbes] = [:]
     /// The URLs of login requests as written, for their event-log lines.
@@ -98,7 +104,7 @@ public final class Monitor {
         }
     }
 
-    private final class EventOwner {}
+    final class EventOwner {}
 
     /// A monitor of `spec`'s panes over the services `makeServices` builds (again on a reload);
     /// `oneLine` is the sanitiser alert text passes through.
@@ -137,6 +143,7 @@ public final class Monitor {
         // Not started while building: cached data arriving as observers are added must not start
         // loads ahead of the host's first frame; the batches below start them.
         buildProbes()
+        linkChains()
         // The host's observers first: a screen's overlay has seen an event when the monitor's
         // news of it arrive.
         onProbesBuilt?(probes)
@@ -158,6 +165,7 @@ public final class Monitor {
         probes = []
         healthCounts = HealthCounts()
         probesByResource = [:]
+        dependents = [:]
         eventOwner = EventOwner()
         started = false
     }
@@ -231,10 +239,13 @@ public final class Monitor {
         loginURLs = Dictionary(logins.map { (ObjectIdentifier($0.resource), $0.displayURL) }) { first, _ in first }
         // Each probed resource once, in the file's order (its first probe's place), then the logins.
         let shown = probes.filter { probesByResource[ObjectIdentifier($0.resource)]?.probes.first === $0 }.map(\.resource)
-        for resource in shown + logins.map(\.resource) {
-            resource.addObserver(owner: eventOwner) { [weak self] resource, event in
-                self?.record(event, on: resource)
-            }
+        for resource in shown + logins.map(\.resource) { observe(resource) }
+    }
+
+    /// Judges and logs each event of `resource` from now on.
+    func observe(_ resource: Resource) {
+        resource.addObserver(owner: eventOwner) { [weak self] resource, event in
+            self?.record(event, on: resource)
         }
     }
 

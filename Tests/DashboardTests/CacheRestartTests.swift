@@ -47,7 +47,7 @@ import Testing
             let (app, cache) = makeApp(spec: spec, backend: backend)
             app.start()
             for request in app.panes.flatMap(\.probe.resource.loadRequests) { _ = try await request.awaitResult() }
-            for request in [app.panes[0].reload()] { _ = try await request.awaitResult() }
+            for request in [app.panes[0].reload()].compactMap({ $0 }) { _ = try await request.awaitResult() }
             try await drainMainQueue(turns: 2)
             app.stop()
             cache.flush()

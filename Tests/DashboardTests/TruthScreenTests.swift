@@ -241,7 +241,7 @@ import Testing
         let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeServices(networking: network) }
         let keys = [
             "data", "degraded", "error", "expectations", "latencyMs", "method", "ok", "p50Ms", "p95Ms", "probes", "state", "status", "title",
-            "unmet", "uptime", "url", "urlSent",
+            "unmet", "uptime", "url", "urlSent", "waitingFor",
         ]
         for pane in result.json["panes"]?.arrayValue ?? [] {
             #expect(pane.objectValue?.keys.sorted() == keys)

@@ -67,6 +67,14 @@ import Testing
         #expect(billing.lines.contains { $0.contains("INV-2041") })
         #expect(billing.lines.contains { $0.contains("400 · Validation failed (Period: must be a closed") })
 
+        // A pane that takes its request from another's answer, two links deep, in one snapshot.
+        let chained = try await snapshot("chained.yaml", demo)
+        #expect(chained.status == 0, "\(chained.lines.joined(separator: "\n"))")
+        #expect(chained.lines[0].contains("3 panes  ✓3 ✗0"))
+        let newest = try #require(chained.lines.first { $0.contains("│ id") && !$0.contains("customer") }?.split(separator: " ").last)
+        #expect(chained.lines.contains { $0.contains("status      ") && ["paid", "packed", "shipped"].contains(where: $0.contains) })
+        #expect(chained.lines.filter { $0.contains(String(newest)) }.count >= 3, "the list, the order and that customer's orders name it")
+
         let alerts = try await snapshot("alerts.yaml", demo)
         #expect(alerts.status == 1, "Payments is down")
         // Flaky fails one call in three, whichever this is: degraded at worst, never failing.

@@ -183,6 +183,7 @@ public final class DashboardApp {
     /// The monitor's news become the screen's: frames, notices, the bell, a failed alert action.
     private func listenToTheMonitor() {
         monitor.onProbesBuilt = { [weak self] probes in self?.buildPanes(for: probes) }
+        monitor.onProbeMoved = { [weak self] probe, old in self?.paneMoved(probe, from: old) }
         monitor.onResourceEvent = { [weak self] event, probes in
             guard let self else { return }
             if event == .requested { pacing.loadStarted(at: Self.uptime()) }
@@ -229,6 +230,14 @@ public final class DashboardApp {
             let id = ObjectIdentifier(probe)
             return Pane(probe: probe) { [weak self] count in self?.send(.manualLoads(id, count)) }
         }
+    }
+
+    /// A chained pane's probe moved to another resource: its pane observes that one, and the
+    /// model learns its new request.
+    private func paneMoved(_ probe: Probe, from old: Resource) {
+        guard let pane = panes.first(where: { $0.probe === probe }) else { return }
+        pane.follow(from: old)
+        send(.paneMoved(pane.state))
     }
 
     /// Tells the model of the panes as they stand (after a start, a reload, a pause).

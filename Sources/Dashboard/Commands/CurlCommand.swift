@@ -201,6 +201,8 @@ public enum CurlCommand {
                 switch piece {
                 case .literal(let text): return .literal(text)
                 case .file(let path): return .file(path)
+                // A chained pane still waiting: its reference, as text.
+                case .pane(let written): return .literal("${pane:" + written + "}")
                 case .variable(let name, let fallback):
                     if let fallback, !fallbacks.contains(where: { $0.name == name }) { fallbacks.append((name, fallback)) }
                     return .variable(name)

@@ -32,7 +32,8 @@ public enum Snapshot {
         app.showsKeys = false  // read in a log, not pressed
         app.start()
         for probe in app.monitor.probes { probe.loadIfNeeded() }
-        for _ in 0..<3 {
+        // A chained pane loads once its source's answer names its request: a round per link.
+        for _ in 0...app.monitor.probes.count {
             let inFlight = app.monitor.probes.flatMap(\.resource.loadRequests)
             if inFlight.isEmpty { break }
             for request in inFlight { _ = await request.result }

@@ -58,13 +58,19 @@ public enum SnapshotReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Why a pane is not ok, in a line: the unmet expectation, else the error, else its state.
+    /// Why a pane is not ok, in a line: the unmet expectation, else the error, else on what it
+    /// waits, else its state.
     static func reason(_ pane: JSON) -> String {
-        pane["unmet"]?.stringValue ?? pane["error"]?.stringValue ?? "the pane is \(pane["state"]?.stringValue ?? "failing")"
+        pane["unmet"]?.stringValue ?? pane["error"]?.stringValue ?? pane["waitingFor"]?.stringValue
+            ?? "the pane is \(pane["state"]?.stringValue ?? "failing")"
     }
 
-    /// "GET https://… → 200 in 4 ms", the URL as sent (secrets masked).
+    /// "GET https://… → 200 in 4 ms", the URL as sent (secrets masked); "GET …, not sent" and the
+    /// URL as written for a pane that waits for another's value.
     static func exchange(_ pane: JSON) -> String {
+        guard pane["urlSent"]?.stringValue != nil || pane["waitingFor"]?.stringValue == nil else {
+            return "\(pane["method"]?.stringValue ?? "GET") \(pane["url"]?.stringValue ?? ""), not sent"
+        }
         var text = "\(pane["method"]?.stringValue ?? "GET") \(pane["urlSent"]?.stringValue ?? "")"
         if let status = pane["status"]?.intValue { text += " → \(status)" }
         if let latency = pane["latencyMs"]?.intValue { text += " in \(latency) ms" }

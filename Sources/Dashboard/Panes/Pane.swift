@@ -13,8 +13,8 @@ public final class Pane {
     /// What the pane's probes say.
     public let probe: Probe
     public let overlay: StatusOverlay
-    /// How its request is made, read once.
-    let request: PaneRequest
+    /// How its request is made, read again when a chained pane moves to another resource.
+    private(set) var request: PaneRequest
 
     /// Shows `probe`; `onManualLoads` is told each new count of the user's loads in flight.
     public init(probe: Probe, onManualLoads: @escaping @MainActor (Int) -> Void) {
@@ -33,10 +33,17 @@ public final class Pane {
         probe.resource.removeObservers(ownedBy: self)
     }
 
+    /// Observes the resource its probe moved to, instead of `old`.
+    func follow(from old: Resource) {
+        old.removeObservers(ownedBy: self)
+        request = PaneRequest(of: probe.resource)
+        probe.resource.addObserver(overlay, owner: self)
+    }
+
     /// The pane as the model holds it, with what its probe says now.
     var state: PaneState {
         var state = PaneState(
-            id: id, spec: probe.spec, displayURL: probe.displayURL, redactor: probe.redactor, historyKey: probe.historyKey,
+            id: id, spec: probe.requestSpec, displayURL: probe.displayURL, redactor: probe.redactor, historyKey: probe.historyKey,
             request: request, probe: probe.report)
         state.manualLoads = overlay.manualLoadCount
         return state
@@ -44,10 +51,11 @@ public final class Pane {
 
     // MARK: Loading
 
-    /// Loads now (a key press), shown as a manual load by the overlay.
+    /// Loads now (a key press), shown as a manual load by the overlay; nothing while it waits
+    /// for another pane's value.
     @discardableResult
-    public func reload() -> Request {
-        let request = probe.resource.load()
+    public func reload() -> Request? {
+        guard let request = probe.load() else { return nil }
         overlay.trackManualLoad(request)
         return request
     }

@@ -13,6 +13,8 @@ public enum DashboardMessage: Sendable {
     /// A probed resource had an event: the model catches up (`probed`) before anything next
     /// reads it.
     case probesChanged
+    /// A chained pane's request changed (it moved to another resource, or waits): its new state.
+    case paneMoved(PaneState)
     /// What panes' probes say now, after their resources' events.
     case probed([(PaneID, ProbeReport)])
     /// How many loads the user started for a pane are in flight.

@@ -121,6 +121,12 @@ extension DashboardModel {
             self.panes = panes
             paneIndex = Dictionary(panes.enumerated().map { ($1.id, $0) }) { first, _ in first }
             return [.frame(urgent: false)]
+        case .paneMoved(let state):
+            guard let index = paneIndex[state.id] else { return [] }
+            let manualLoads = panes[index].manualLoads
+            panes[index] = state
+            panes[index].manualLoads = manualLoads
+            return Self.afterAChange
         case .probesChanged:
             // A resource now loads (a spinner) or has fresh data ("now", then "1s ago").
             return Self.afterAChange

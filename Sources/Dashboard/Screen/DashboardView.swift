@@ -337,6 +337,10 @@ extension DashboardView {
         case .success:
             if let content = content(of: pane) {
                 content.render(into: inner, buffer: &buffer, scroll: zoomed ? scroll(of: pane) : 0, highlight: zoomed ? zoomSearch : "")
+            } else if let waiting = pane.probe.waitingFor {
+                // A chained pane whose source has no value for it yet: on what it waits.
+                let height = min(inner.height, Paragraph(waiting).lines(width: inner.width).count)
+                Paragraph(waiting, style: Style().dimmed, alignment: .center).render(into: inner.centered(width: inner.width, height: height), buffer: &buffer)
             } else {
                 Paragraph(isPaused ? (spec.keyMap.primaryName(.reload).map { "paused: press \($0) to load" } ?? "paused") : "no data yet", style: Style().dimmed, alignment: .center)
                     .render(into: inner.centered(width: inner.width, height: 1), buffer: &buffer)

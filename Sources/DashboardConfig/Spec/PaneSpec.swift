@@ -64,6 +64,8 @@ public struct PaneSpec: Sendable {
     /// Stages of the pane's own pipeline, applied after the configure blocks; each replaces that
     /// stage's transformers for this pane's resource only.
     public var pipeline: [StageSpec] = []
+    /// What its request takes from other panes' data (`${pane:…}`), or nil.
+    public var chain: PaneChain?
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,

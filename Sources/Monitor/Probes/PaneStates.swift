@@ -23,7 +23,9 @@ public enum PaneStates {
             "title": .string(pane.spec.title),
             "url": .string(pane.displayURL),
             // Where the request really goes: after `${VAR}`, its secrets masked.
-            "urlSent": .string(pane.redactor.redactURL(resource.url.absoluteString)),
+            // Nothing while a chained pane waits for another pane's value.
+            "urlSent": pane.waitingFor == nil ? .string(pane.redactor.redactURL(resource.url.absoluteString)) : .null,
+            "waitingFor": pane.waitingFor.map(JSON.string) ?? .null,
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.verdict == .ok),
             "state": .string(pane.health.name),

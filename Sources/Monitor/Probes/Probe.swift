@@ -38,7 +38,17 @@ public final class Probe {
     }
 
     public let spec: PaneSpec
-    public let resource: Resource
+    /// The resource it watches. A chained pane (`${pane:…}`) moves to another when the values it
+    /// takes change (see `Monitor`); until then, a resource of its own that is never loaded.
+    public internal(set) var resource: Resource
+    /// The pane as its request is sent now: `spec` with the values it takes from other panes
+    /// filled in (`spec` itself when it takes none).
+    public internal(set) var requestSpec: PaneSpec
+    /// Why a chained pane sends nothing yet ("waiting for Latest order"), or nil.
+    public internal(set) var waitingFor: String?
+    /// The probes it takes values from, and the slot of the values it sends as credentials.
+    var chainSources: [Probe] = []
+    var chainSecrets: LiveSecrets.Source?
     /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
     public let displayURL: String
     /// Takes secrets out of everything the pane shows.
@@ -89,6 +99,7 @@ public final class Probe {
     /// A probe of `resource` as `spec` says.
     public init(spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, displayURL: String? = nil, redactor: Redactor = .none) {
         self.spec = spec
+        requestSpec = spec
         contentShape = PaneContentShape(spec)
         self.resource = resource
         self.historyKey = (spec.service.map { "service \($0) " } ?? "") + resource.identity
@@ -177,6 +188,7 @@ public final class Probe {
     /// counts): it looks at the resource without copying its entity (`shownEntity != nil` is
     /// "an expected error, or data").
     public var verdict: Health {
+        if waitingFor != nil { return .waiting }
         let expected = errorIsExpected
         if !expected, resource.hasError { return .failing }
         if contentProblem != nil { return .failing }
@@ -285,7 +297,32 @@ public final class Probe {
     /// Loads unless fresh or already loading (`Resource.loadIfNeeded()`).
     @discardableResult
     public func loadIfNeeded() -> Request? {
-        resource.loadIfNeeded()
+        waitingFor == nil ? resource.loadIfNeeded() : nil
+    }
+
+    /// Loads now (a key press), unless it waits for another pane's value.
+    @discardableResult
+    public func load() -> Request? {
+        waitingFor == nil ? resource.load() : nil
+    }
+
+    /// Watches `resource` from now on, sending `requestSpec` (or waiting, with the reason): what
+    /// it knew of the previous resource's answers goes.
+    func move(to resource: Resource, requestSpec: PaneSpec, waitingFor: String?) {
+        cancelCadence()
+        self.resource = resource
+        self.requestSpec = requestSpec
+        self.waitingFor = waitingFor
+        cachedCheck = nil
+        cachedSource = nil
+        displayedErrorCache = nil
+        lastAnswerTime = nil
+        unmetExpectation = nil
+        contentProblem = nil
+        thresholdWarning = nil
+        statusAnswersExpectations = false
+        // A resource already loaded (an earlier value's) is judged now; a new one when it answers.
+        if resource.hasData || resource.hasError { _ = evaluate() }
     }
 
     // MARK: Cadence
@@ -298,7 +335,7 @@ public final class Probe {
     /// started (whichever pane or key started it), or after the data's own time when it came
     /// from the cache; at once when there is neither, but not before the pane's phase.
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
-        if resource.isLoading { return nil }
+        if resource.isLoading || waitingFor != nil { return nil }
         let failure = errorIsExpected ? nil : resource.latestError.map { (at: $0.timestamp, inARow: alert.badInARow) }
         return refreshSchedule.nextLoad(
             lastRequested: lastRequested, failure: failure, dataTimestamp: resource.latestData?.timestamp, notBefore: firstLoadNotBefore, now: now)

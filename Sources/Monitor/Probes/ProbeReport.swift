@@ -24,6 +24,7 @@ public struct ProbeReport: Sendable {
         let nextDue: TimeInterval?
         let resource: ResourceSnapshot
         let contentCheck: ContentCheck?
+        let waitingFor: String?
 
         init(
             health: Probe.Health,
@@ -40,7 +41,8 @@ public struct ProbeReport: Sendable {
             probeCounts: ProbeCounts,
             nextDue: TimeInterval?,
             resource: ResourceSnapshot,
-            contentCheck: ContentCheck?
+            contentCheck: ContentCheck?,
+            waitingFor: String?
         ) {
             self.health = health
             self.verdict = verdict
@@ -57,6 +59,7 @@ public struct ProbeReport: Sendable {
             self.nextDue = nextDue
             self.resource = resource
             self.contentCheck = contentCheck
+            self.waitingFor = waitingFor
         }
     }
 
@@ -106,6 +109,8 @@ public struct ProbeReport: Sendable {
     }
     /// The shown entity with the spec applied (redacted), or nil when there is none.
     public var contentCheck: ContentCheck? { storage.contentCheck }
+    /// Why a chained pane sends nothing yet ("waiting for Latest order"), or nil.
+    public var waitingFor: String? { storage.waitingFor }
 
     /// A report of a probe that has not run: waiting, with nothing to show.
     public init(
@@ -114,7 +119,7 @@ public struct ProbeReport: Sendable {
         errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
         probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
         resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
-        contentCheck: ContentCheck? = nil
+        contentCheck: ContentCheck? = nil, waitingFor: String? = nil
     ) {
         storage = Storage(
             health: health,
@@ -131,7 +136,8 @@ public struct ProbeReport: Sendable {
             probeCounts: probeCounts,
             nextDue: nextDue,
             resource: resource,
-            contentCheck: contentCheck)
+            contentCheck: contentCheck,
+            waitingFor: waitingFor)
     }
 }
 
@@ -144,6 +150,7 @@ extension Probe {
             health: health, verdict: verdict, unmetExpectation: unmetExpectation, contentProblem: contentProblem, failure: failure,
             displayedError: displayedError, degradedReason: degradedReason(health: health, verdict: verdict),
             thresholdWarning: thresholdWarning, errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert,
-            probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck)
+            probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck,
+            waitingFor: waitingFor)
     }
 }

@@ -112,6 +112,16 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             let segment = segments[index]
             switch segment {
             case .key(let key):
+                // `items.0.id` as Gatus and Hurl users write it: a number after a dot indexes a list.
+                if case .array(let array) = current, let i = Int(key), i >= 0, key.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                    guard array.indices.contains(i) else {
+                        if lenient { return .null }
+                        throw LookupError(message: "\(text): index \(i) out of range at \(place(index)) (\(array.count) items)")
+                    }
+                    current = array[i]
+                    index += 1
+                    continue
+                }
                 guard case .object(let object) = current else {
                     if lenient { return .null }
                     throw LookupError(message: "\(text): expected an object at \(place(index)) but found \(current.kindName)")
