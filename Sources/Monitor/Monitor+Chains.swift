@@ -55,7 +55,9 @@ extension Monitor {
         case .success(let resolved):
             let resource = spec.resource(for: resolved, in: services)
             guard resource !== probe.resource || probe.waitingFor != nil else { return }
-            move(probe, to: resource, requestSpec: resolved, waitingFor: nil, news: ("RequestChanged", "now " + spec.displayURL(for: resolved)))
+            // As written, with the values filled in; one sent as a credential masked.
+            let url = redactor.redactURL(spec.displayURL(for: resolved))
+            move(probe, to: resource, requestSpec: resolved, waitingFor: nil, url: url, news: ("RequestChanged", "now " + url))
         }
     }
 
@@ -63,14 +65,16 @@ extension Monitor {
     private func wait(_ probe: Probe, _ reason: String) {
         let reason = redactor.redact(reason).bounded(to: 2_000)
         guard probe.waitingFor != reason else { return }
-        move(probe, to: spec.resource(for: probe.spec, in: services), requestSpec: probe.spec, waitingFor: reason, news: ("Waiting", reason))
+        move(probe, to: spec.resource(for: probe.spec, in: services), requestSpec: probe.spec, waitingFor: reason, url: probe.displayURL, news: ("Waiting", reason))
     }
 
     /// Moves `probe` to `resource`: the monitor's record of which probes watch which resource,
     /// its observers, the host's (`onProbeMoved`), the probe's verdict, the event log (`news`)
     /// and its cadence; then the panes that take values from it, whose source's data is now the
     /// new resource's.
-    private func move(_ probe: Probe, to resource: Resource, requestSpec: PaneSpec, waitingFor: String?, news: (event: String, message: String)) {
+    private func move(
+        _ probe: Probe, to resource: Resource, requestSpec: PaneSpec, waitingFor: String?, url: String, news: (event: String, message: String)
+    ) {
         let old = probe.resource
         if resource !== old {
             let oldID = ObjectIdentifier(old)
@@ -89,7 +93,6 @@ extension Monitor {
             if let existing = probesByResource[id] {
                 shown = existing
             } else {
-                let url = waitingFor == nil ? spec.displayURL(for: requestSpec) : probe.displayURL
                 shown = ResourceProbes(url: url, method: requestSpec.method.httpName, identity: probe.historyKey)
                 probesByResource[id] = shown
                 if started { observe(resource) }
