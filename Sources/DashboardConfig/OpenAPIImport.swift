@@ -48,7 +48,7 @@ public enum OpenAPIImport {
             return "${\(name)}"
         }
         let title = document["info"]?["title"]?.stringValue ?? "API"
-        var lines = ["# yaml-language-server: $schema=./hammock.schema.json", "# From \(source) (hammock init --from). Check it: hammock check", "title: \(quoted(title))", "service:"]
+        var lines = ["# yaml-language-server: $schema=./hammock.schema.json", "# From \(source) (hammock init --from). Check it: hammock check", "title: \(raw(title))", "service:"]
         if let base = baseURL(document, source: source) {
             lines.append("  baseURL: \(quoted(base))")
         } else {
@@ -107,7 +107,8 @@ public enum OpenAPIImport {
             var name = operation["summary"]?.stringValue ?? operation["operationId"]?.stringValue ?? "GET \(path)"
             if name.isEmpty || titles.contains(name) { name = "GET \(path)" }
             titles.insert(name)
-            var pane = ["  - title: \(quoted(name))", "    resource: \(quoted(path))"]
+            // Titles are text a config shows, never interpolated: written as they are.
+            var pane = ["  - title: \(raw(name))", "    resource: \(quoted(path))"]
             if !params.isEmpty {
                 pane.append("    params:")
                 for (key, value, ours) in params { pane.append("      \(quoted(key)): \(ours ? raw(value) : quoted(value))") }

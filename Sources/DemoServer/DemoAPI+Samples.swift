@@ -36,8 +36,11 @@ extension DemoAPI {
         await server.appendRoute("GET /search/slowlog") { _ in
             json(.ok, #"[{"took":"1.8s","query":"status:failed AND region:eu"},{"took":"1.1s","query":"customer:*ada*"},{"took":"0.9s","query":"total:>500"}]"#)
         }
+        await serviceStackMetadataRoute(server)
         await server.appendRoute("GET /billing/api/invoices/due") { request in
-            guard let key = request.headers[HTTPHeader("X-Api-Key")], !key.isEmpty else {
+            // An API key as a header of its own, or as ServiceStack takes one: a bearer token.
+            let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            guard let key = request.headers[HTTPHeader("X-Api-Key")] ?? bearer, !key.isEmpty else {
                 return json(.unauthorized, #"{"responseStatus":{"errorCode":"Unauthorized","message":"An API key is required","errors":[]}}"#)
             }
             return json(.ok, #"[{"invoiceId":"INV-2041","customer":"Grace Hopper","amount":"1200.00","dueDate":"2026-11-30"},{"invoiceId":"INV-2044","customer":"Alan Turing","amount":"86.50","dueDate":"2026-12-02"}]"#)

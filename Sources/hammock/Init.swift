@@ -16,8 +16,12 @@ struct Init: AsyncParsableCommand {
     @Flag(help: "Overwrite existing files.")
     var force = false
 
-    @Option(help: ArgumentHelp("Start from an OpenAPI 3 or Swagger 2 document instead: a file or an http(s) URL.", valueName: "document"))
-    var from: String?
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Start from what the API says about itself: an OpenAPI 3 or Swagger 2 document (a file or an http(s) URL), or `servicestack URL` (a ServiceStack service's /metadata/app.json).",
+            valueName: "document"))
+    var from: [String] = []
 
     @Option(name: .customLong("from-curl"), help: ArgumentHelp("Start from a curl command instead (one pane; credentials become ${VARIABLES}).", valueName: "command"))
     var fromCurl: String?
@@ -25,12 +29,17 @@ struct Init: AsyncParsableCommand {
     func run() async throws {
         var text = StarterConfig.text
         var notes: [String] = []
-        if from != nil, fromCurl != nil {
+        if !from.isEmpty, fromCurl != nil {
             printError("--from and --from-curl: choose one")
             throw ExitStatus.usage.exit
         }
-        if let from {
-            let imported = try await Self.importOpenAPI(from)
+        if !from.isEmpty {
+            let servicestack = from.first == "servicestack"
+            guard from.count == (servicestack ? 2 : 1) else {
+                printError("--from takes a document (a file or a URL), or servicestack and the service's URL")
+                throw ExitStatus.usage.exit
+            }
+            let imported = try await Self.importDocument(servicestack ? ServiceStackImport.metadataURL(for: from[1]) : from[0], servicestack: servicestack)
             text = String(imported.yaml.dropLast())
             if !imported.leftOut.isEmpty { notes.append("Left out: " + imported.leftOut.joined(separator: "; ") + ".") }
             if !imported.variables.isEmpty { notes.append("Set \(imported.variables.joined(separator: ", ")) before running it.") }
@@ -81,10 +90,11 @@ struct Init: AsyncParsableCommand {
         }
     }
 
-    /// The config `OpenAPIImport` makes of the document at `source` (a file, or a URL fetched
+    /// The config `OpenAPIImport` (or `ServiceStackImport`, when asked or when the document is
+    /// ServiceStack's metadata) makes of the document at `source` (a file, or a URL fetched
     /// through the engine's libcurl transport).
     @MainActor
-    static func importOpenAPI(_ source: String) async throws -> ImportedConfig {
+    static func importDocument(_ source: String, servicestack: Bool) async throws -> ImportedConfig {
         let text: String
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             let service = Service(standardTransformers: [], networking: Hammock.networking())
@@ -107,7 +117,9 @@ struct Init: AsyncParsableCommand {
             text = decoded
         }
         do {
-            return try OpenAPIImport.config(from: try OpenAPIImport.document(text), source: source)
+            let document = try OpenAPIImport.document(text)
+            if servicestack || ServiceStackImport.isMetadata(document) { return try ServiceStackImport.config(from: document, source: source) }
+            return try OpenAPIImport.config(from: document, source: source)
         } catch {
             printError("--from: \(error)")
             throw ExitStatus.invalidConfig.exit

@@ -424,6 +424,26 @@ import Testing
         #expect(json["panes"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Health", "Open orders", "Flaky", "Metrics", "Profile"])
         #expect(json["panes"]?.arrayValue?.filter { $0["title"] != "Flaky" }.allSatisfy { $0["ok"] == true } == true, "\(snapshot.output)")
 
+        // A ServiceStack service's own metadata (the demo's billing API serves /metadata/app.json).
+        made = try await hammock(["init", "--force", "--from", "servicestack", api.baseURL + "billing/api"], in: directory)
+        #expect(made.status == 0, "\(made.errors)")
+        #expect(made.output.contains("Left out: GetInvoice: invoices/{Id} needs a value in its path; CreateInvoice: no GET route."), "\(made.output)")
+        #expect(made.output.contains("Set API_KEY before running it."), "\(made.output)")
+        yaml = try String(contentsOfFile: directory + "/hammock.yaml", encoding: .utf8)
+        #expect(yaml.contains("baseURL: \"\(api.baseURL)billing/api/\"") && yaml.contains("bearer: \"${API_KEY}\""), "\(yaml)")
+        #expect(yaml.contains("columns: [invoiceId, customer, amount, dueDate]") && yaml.contains("fields: [balance, period]"), "\(yaml)")
+        #expect(try await hammock(["check"], environment: ["API_KEY": "k-1"], in: directory).status == 0)
+        snapshot = try await hammock(["snapshot", "--json"], environment: ["API_KEY": "k-1"], in: directory)
+        json = try JSONParser.parse(snapshot.output)
+        #expect(json["panes"]?[0]?["title"] == "Get due invoices" && json["panes"]?[0]?["ok"] == true, "\(snapshot.output)")
+        #expect(json["panes"]?[0]?["data"]?[0]?["invoiceId"] == "INV-2041", "the key went as ServiceStack takes one: \(snapshot.output)")
+        #expect(json["panes"]?[1]?["error"] == "Validation failed (Period: must be a closed period)", "its ResponseStatus lifted: \(snapshot.output)")
+        // The metadata document named directly, and found by its shape without the word.
+        made = try await hammock(["init", "--force", "--from", api.baseURL + "billing/api/metadata/app.json"], in: directory)
+        #expect(made.status == 0 && made.output.contains("CreateInvoice: no GET route"), "\(made.output) \(made.errors)")
+        let wrong = try await hammock(["init", "--force", "--from", "servicestack"], in: directory)
+        #expect(wrong.status == 64 && wrong.errors.contains("servicestack and the service's URL"), "\(wrong.errors)")
+
         try #require(FastAPIServer.available, "python3-fastapi and python3-uvicorn (.ci/run installs them)")
         let fastAPI = try FastAPIServer()
         defer { fastAPI.stop() }
