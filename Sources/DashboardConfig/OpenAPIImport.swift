@@ -121,15 +121,10 @@ public enum OpenAPIImport {
             } else if codes.count > 1 {
                 pane.append("    expect: [\"status in [\(codes.map(String.init).joined(separator: ", "))]\"]")
             }
-            let tags = (operation["tags"]?.arrayValue ?? []).compactMap(\.stringValue).map(tagName).filter { !$0.isEmpty }
-            if !tags.isEmpty { pane.append("    tags: [\(Array(Set(tags)).sorted().map(quoted).joined(separator: ", "))]") }
+            if let tags = ImportedConfig.tagsLine(operation["tags"]) { pane.append(tags) }
             panes += pane
         }
-        guard !panes.isEmpty else {
-            throw Problem(message: "no GET operation Hammock can call without values it cannot know" + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: "; ")))
-        }
-        lines += ["panes:"] + panes
-        return ImportedConfig(yaml: lines.joined(separator: "\n") + "\n", variables: variables, leftOut: skipped)
+        return try ImportedConfig.assemble(lines, panes: panes, variables: variables, skipped: skipped)
     }
 
     /// `servers[0]` (its variables at their defaults) or Swagger's `schemes`, `host` and

@@ -78,15 +78,10 @@ public enum ServiceStackImport {
             var pane = ["  - title: \(OpenAPIImport.raw(paneTitle))", "    resource: \(OpenAPIImport.quoted(path))"]
             pane += display(of: operation, types: types)
             pane.append("    expect: [\"status == 200\"]")
-            let tags = (operation["tags"]?.arrayValue ?? []).compactMap(\.stringValue).map(OpenAPIImport.tagName).filter { !$0.isEmpty }
-            if !tags.isEmpty { pane.append("    tags: [\(Array(Set(tags)).sorted().map(OpenAPIImport.quoted).joined(separator: ", "))]") }
+            if let tags = ImportedConfig.tagsLine(operation["tags"]) { pane.append(tags) }
             panes += pane
         }
-        guard !panes.isEmpty else {
-            throw ImportProblem(message: "no GET operation Hammock can call without values it cannot know" + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: "; ")))
-        }
-        lines += ["panes:"] + panes
-        return ImportedConfig(yaml: lines.joined(separator: "\n") + "\n", variables: variables, leftOut: skipped)
+        return try ImportedConfig.assemble(lines, panes: panes, variables: variables, skipped: skipped)
     }
 
     /// The service's base: the document's URL above `metadata/`, else `app.baseUrl`, ending in `/`.
