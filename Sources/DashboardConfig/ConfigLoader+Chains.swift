@@ -64,29 +64,35 @@ extension ConfigLoader {
 
     /// Each cycle of panes waiting on each other once, at the reference that closes it.
     private static func reportCycles(in panes: [PaneSpec], reader: inout NodeReader) {
+        for (reference, cycle) in cycles(in: panes, edges: { $0.chain?.references ?? [] }, target: \.source) {
+            reader.problem(
+                line: reference.line, column: reference.column,
+                "${pane:\(reference.written)} makes a cycle: \(cycle.joined(separator: " → ")) (each would wait for the other)")
+        }
+    }
+
+    /// Each cycle that `edges` (from a pane to the pane titled `target`) make among `panes`,
+    /// once, with the edge that closes it and the titles around it.
+    static func cycles<Edge>(in panes: [PaneSpec], edges: (PaneSpec) -> [Edge], target: (Edge) -> String) -> [(edge: Edge, cycle: [String])] {
         let byTitle = Dictionary(panes.enumerated().map { ($1.title, $0) }) { first, _ in first }
+        var found: [(edge: Edge, cycle: [String])] = []
         var state = [Int: Bool]()  // false: on the current path; true: done
         var path: [Int] = []
         func visit(_ index: Int) {
             state[index] = false
             path.append(index)
-            for reference in panes[index].chain?.references ?? [] {
-                guard let next = byTitle[reference.source] else { continue }
+            for edge in edges(panes[index]) {
+                guard let next = byTitle[target(edge)] else { continue }
                 switch state[next] {
-                case false?:
-                    let cycle = path[path.firstIndex(of: next)!...].map { panes[$0].title } + [reference.source]
-                    reader.problem(
-                        line: reference.line, column: reference.column,
-                        "${pane:\(reference.written)} makes a cycle: \(cycle.joined(separator: " → ")) (each would wait for the other)")
-                case nil:
-                    visit(next)
-                case true?:
-                    break
+                case false?: found.append((edge, path[path.firstIndex(of: next)!...].map { panes[$0].title } + [target(edge)]))
+                case nil: visit(next)
+                case true?: break
                 }
             }
             path.removeLast()
             state[index] = true
         }
-        for index in panes.indices where state[index] == nil && panes[index].chain != nil { visit(index) }
+        for index in panes.indices where state[index] == nil && !edges(panes[index]).isEmpty { visit(index) }
+        return found
     }
 }

@@ -56,6 +56,10 @@ extension ConfigLoader {
         if let entry = pane.value("tags") {
             if let read = readTags(entry.value, reader: &reader) { tags = read } else { pane.ok = false }
         }
+        var dependsOn: [PaneDependency] = []
+        if let entry = pane.value("dependsOn") {
+            if let read = readDependsOn(entry.value, "dependsOn", reader: &reader) { dependsOn = read } else { pane.ok = false }
+        }
         let expectations = readPaneExpectations(&pane, reader: &reader)
         let transport = readPaneTransport(&pane, reader: &reader)
         let processing = readPaneProcessing(&pane, defaultAlerts: defaultAlerts, reader: &reader)
@@ -78,6 +82,7 @@ extension ConfigLoader {
         spec.alerts = processing.alerts
         spec.size = size
         spec.chain = chain
+        spec.dependsOn = dependsOn
         return spec
     }
 

@@ -12,12 +12,14 @@ import Yams
 /// pane fields that do not fit their `show`, duplicate titles and unset variables are all reported
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
-    static let topKeys = ["title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys"]
-    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies"]
+    static let topKeys = [
+        "title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys", "connectivity", "implicitDependencies",
+    ]
+    static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies", "dependsOn"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff", "size", "tags"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff", "size", "tags", "dependsOn"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -190,6 +192,7 @@ public enum ConfigLoader {
                 }
                 if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
                 linkChains(&panes, titles: Array(seenTitles.keys).sorted(), reader: &reader)
+                linkDependencies(&panes, services: services, defaultService: service, titles: Array(seenTitles.keys).sorted(), reader: &reader)
             } else {
                 reader.problem(at: node, "panes must be a list of panes (- title: …), not \(reader.describe(node))")
             }
@@ -216,6 +219,8 @@ public enum ConfigLoader {
             bodySecrets: reader.bodySecrets.sorted(), liveSecrets: reader.liveSecrets)
         spec.alerts = alerts
         if let node = value("mouse"), let mouse = reader.bool(node, "mouse") { spec.mouse = mouse }
+        if let node = value("connectivity") { spec.connectivity = readConnectivity(node, reader: &reader) }
+        if let node = value("implicitDependencies") { spec.implicitDependencies = readImplicitDependencies(node, reader: &reader) }
         if let node = value("theme") { spec.theme = readTheme(node, reader: &reader) }
         spec.keyMap = value("keys").map { readKeys($0, base: keys, reader: &reader) } ?? keys
         return spec
@@ -299,6 +304,7 @@ public enum ConfigLoader {
             case "retry": spec.retry = reader.duration(entry.value, "\(prefix).retry")
             case "timeout": spec.timeout = reader.duration(entry.value, "\(prefix).timeout", minimum: 0.001)
             case "cookies": spec.cookies = reader.bool(entry.value, "\(prefix).cookies") ?? false
+            case "dependsOn": spec.dependsOn = readDependsOn(entry.value, "\(prefix).dependsOn", reader: &reader) ?? []
             case "transformers":
                 guard let names = reader.stringList(entry.value, "service.transformers") else { continue }
                 for name in names where !["json", "text"].contains(name) {

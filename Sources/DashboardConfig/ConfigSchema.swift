@@ -77,6 +77,11 @@ public enum ConfigSchema {
                 ConfigLoader.layoutKeys,
                 ["columns": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "auto"]], "description": "Columns of panes, or auto by width"]]),
             "mouse": boolean("Clicks and the wheel in the dashboard (default true)"),
+            "connectivity": oneOrMany(["type": "string"], "URLs that say this machine has the network: when all fail, no pane alert fires"),
+            "implicitDependencies": objectJSON(
+                ConfigLoader.implicitDependencyKeys,
+                ["login": boolean("A service's panes are blocked by its failing login (default true)"),
+                 "origin": boolean("An origin's panes are blocked by the first of them it refuses (default true)")]),
             "theme": [
                 "anyOf": [
                     oneOf(ThemeSpec.Base.allCases.map(\.rawValue), "A shipped theme"),
@@ -113,6 +118,7 @@ public enum ConfigSchema {
                 "redirects": integer("Redirects followed (within the origin)", 0...50),
                 "auth": auth,
                 "cookies": boolean("Keep cookies the service sets"),
+                "dependsOn": oneOrMany(["type": "string"], "Panes every pane of the service waits on"),
             ], description: description)
     }
 
@@ -206,6 +212,7 @@ public enum ConfigSchema {
             "alerts": alerts("The pane's alerts, over the file's"), "backoff": duration("The longest wait between failed probes"),
             "size": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "full"]], "description": "Columns it spans, or full"],
             "tags": oneOrMany(["type": "string", "pattern": .string(PaneSpec.tagPattern)], "Names to choose it by (/#name, --tag)"),
+            "dependsOn": oneOrMany(["type": "string"], "Panes it waits on: while one fails, it is blocked, not alerting"),
         ]
     }
 }

@@ -27,12 +27,17 @@ extension Monitor {
             // Before the source's own probes are judged: a value the dependents send as a
             // credential is then a secret when the source's content is checked for showing.
             if case .newData = event { resolveDependents(ofProbesOf: shown) }
+            let roots = finished ? updateImplicitRoots(for: shown) : []
             evaluateProbes(shown, after: event)
             recordProbe(event, on: resource, shown: shown, at: now)
             for probe in shown.probes {
                 // Read for each probe: a load one of them starts sets it again.
                 updateCadence(of: probe, lastRequested: shown.lastRequested)
                 recount(probe)
+            }
+            if finished, !blockedDependents.isEmpty || !roots.isEmpty {
+                let changed = updateBlockagesAround(shown, roots: roots)
+                if !changed.isEmpty { onProbesChanged?(changed) }
             }
         }
         onStateChange?()
@@ -78,9 +83,11 @@ extension Monitor {
         default: false
         }
         for probe in shown.probes {
-            defer { if isProbe { countProbe(of: probe) } }
+            defer { if isProbe { countOrDefer(probe) } }
             probe.contentMayHaveChanged(by: event)
             let changed = probe.evaluate()
+            // Before its alert counts the probe: a blocked failure does not.
+            updateBlockage(of: probe)
             if changed.expectations {
                 log(probe.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", probe: probe, message: probe.unmetExpectation)
             }

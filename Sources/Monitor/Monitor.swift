@@ -81,6 +81,16 @@ public final class Monitor {
     private(set) var eventOwner = EventOwner()
     /// The probes that take values from each probe (`${pane:…}`), by source.
     var dependents: [ObjectIdentifier: [Probe]] = [:]
+    /// The probes that depend on each probe (`dependsOn`), by the probe depended on.
+    var blockedDependents: [ObjectIdentifier: [Probe]] = [:]
+    /// For each login that fails and each origin that refuses connections (`implicitKey`), the
+    /// first of its panes to fail on it.
+    var implicitRoots: [String: Probe] = [:]
+    /// The `connectivity:` checks, while running.
+    var connectivity: ConnectivityCheck?
+    /// Told of probes whose state changed without an event of their own (a pane they depend on
+    /// failed or recovered, the network went): a screen makes new reports for them.
+    public var onProbesChanged: (@MainActor ([Probe]) -> Void)?
     /// The probes of each resource, so a resource event does not scan every probe.
     var probesByResource: [ObjectIdentifier: ResourceProbes] = [:]
     /// The URLs of login requests as written, for their event-log lines.
@@ -144,6 +154,7 @@ public final class Monitor {
         // loads ahead of the host's first frame; the batches below start them.
         buildProbes()
         linkChains()
+        linkDependencies()
         // The host's observers first: a screen's overlay has seen an event when the monitor's
         // news of it arrive.
         onProbesBuilt?(probes)
@@ -155,12 +166,16 @@ public final class Monitor {
         }
         assignStartPhases(now: clock.now)
         startCadences(from: 0, generation: generation)
+        startConnectivityChecks()
     }
 
     /// Stops timers, saves histories, and lets go of every resource.
     public func stop() {
         if savesHistory { historyStore?.save(histories, namespace: spec.historyNamespace) }
         cancelReminders()
+        connectivity?.stop()
+        connectivity = nil
+        healthCounts.offlineSince = nil
         for probe in probes { probe.cancelCadence() }
         probes = []
         healthCounts = HealthCounts()

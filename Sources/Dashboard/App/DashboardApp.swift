@@ -184,6 +184,7 @@ public final class DashboardApp {
     private func listenToTheMonitor() {
         monitor.onProbesBuilt = { [weak self] probes in self?.buildPanes(for: probes) }
         monitor.onProbeMoved = { [weak self] probe, old in self?.paneMoved(probe, from: old) }
+        monitor.onProbesChanged = { [weak self] probes in self?.noteNews(of: probes) }
         monitor.onResourceEvent = { [weak self] event, probes in
             guard let self else { return }
             if event == .requested { pacing.loadStarted(at: Self.uptime()) }

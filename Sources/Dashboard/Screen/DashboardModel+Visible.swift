@@ -36,7 +36,8 @@ extension DashboardModel {
             let ranks = result.map { item -> Int in
                 switch facts(item).health {
                 case .failing, .unmet: 0
-                case .degraded: 1
+                // The root of a failure first, then what it blocks.
+                case .degraded, .blocked: 1
                 case .loading, .waiting: 2
                 case .ok: 3
                 }

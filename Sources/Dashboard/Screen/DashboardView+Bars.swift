@@ -16,8 +16,11 @@ extension DashboardView {
         var state = "✓\(counts.ok)"
         if counts.degraded > 0 { state += " \(Self.degradedMark)\(counts.degraded)" }
         state += " ✗\(counts.failing)"
+        if counts.blocked > 0 { state += " \(Self.blockedMark)\(counts.blocked)" }
         if counts.unmet > 0 { state += " ⚠\(counts.unmet)" }
         state += " ⟳\(counts.loading)"
+        // Every `connectivity:` check fails: this machine, not the APIs, has lost the network.
+        if let since = counts.offlineSince { state += "  \(Self.blockedMark) offline since " + Formatting.clock(since, timeZone: timeZone, seconds: false) }
         if isPaused { state += "  ⏸ paused" }
         if !filter.isEmpty || mode == .filtering { state += "  /\(filter)" }
         if sortFailingFirst { state += "  failing first" }

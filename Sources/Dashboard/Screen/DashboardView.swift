@@ -163,6 +163,8 @@ extension DashboardView {
 
     /// How a degraded pane is marked (half of ✓, half of ✗).
     static let degradedMark = "◐"
+    /// How a blocked pane is marked: failing, but because of another.
+    static let blockedMark = "⊘"
 
     private func marker(for pane: PaneState) -> (String, Style) {
         switch pane.health {
@@ -170,6 +172,7 @@ extension DashboardView {
         case .failing: ("✗", Style().fg(.red).bolded)
         case .unmet: ("⚠", Style().fg(.yellow).bolded)
         case .degraded: (Self.degradedMark, Style().fg(.yellow))
+        case .blocked: (Self.blockedMark, Style().fg(.magenta))
         case .loading, .waiting: (Spinner(tick: spinnerTick).symbol, Style().fg(.yellow))
         }
     }
@@ -247,6 +250,8 @@ extension DashboardView {
             state = "cached " + Formatting.age(max(0, now - data.timestamp))
         } else if health == .failing {
             state = "error"
+        } else if health == .blocked, let blockage = pane.probe.blockedBy {
+            state = Self.blockedMark + " blocked by " + blockage.by
         } else if health == .degraded, pane.probe.verdict == .failing {
             state = "error \(pane.probe.alert.badInARow)/\(alerts.failAfter)"
         } else if pane.probe.unmetExpectation != nil {
@@ -284,8 +289,9 @@ extension DashboardView {
         let health = pane.health
         var border = Style.plain
         if health == .failing { border = border.fg(.red) }
+        if health == .blocked { border = border.fg(.magenta) }
         if health == .unmet || health == .degraded { border = border.fg(.yellow) }
-        if selected { border = border.fg(health == .failing ? .red : health == .unmet || health == .degraded ? .yellow : .cyan).bolded }
+        if selected { border = border.fg(health == .failing ? .red : health == .unmet || health == .degraded ? .yellow : health == .blocked ? .magenta : .cyan).bolded }
         var title = (selected && !zoomed ? "▸ " : "") + pane.title
         // `tls.insecure`: what the pane shows was fetched without checking who sent it.
         if pane.request.tlsInsecure { title += " · TLS unverified" }
@@ -296,7 +302,7 @@ extension DashboardView {
         let block = Block(
             title: title, rightTitle: status, borderStyle: border,
             titleStyle: selected ? Style().bolded.fg(.cyan) : Style().bolded,
-            rightTitleStyle: health == .failing ? Style().fg(.red) : health == .unmet ? Style().fg(.yellow) : Style().dimmed)
+            rightTitleStyle: health == .failing ? Style().fg(.red) : health == .unmet ? Style().fg(.yellow) : health == .blocked ? Style().fg(.magenta) : Style().dimmed)
         block.render(into: area, buffer: &buffer)
         var inner = block.inner(area).inset(horizontal: 1)
         guard !inner.isEmpty else { return }
@@ -314,7 +320,11 @@ extension DashboardView {
         }
         // Why the pane is not plainly ok, at its foot: an unmet expectation, or what keeps it
         // degraded ("1 of 3 failed probes before it fails", "0.85 meets the warn threshold > 0.8").
-        if let unmet = pane.probe.unmetExpectation, !pane.probe.resource.hasError {
+        if health == .blocked, let blockage = pane.probe.blockedBy {
+            // On whom its failure waits, and since when that one is in trouble.
+            let since = blockage.since.map { " · failing since " + Formatting.clock($0, timeZone: timeZone, seconds: false) } ?? ""
+            footNote(Self.blockedMark + " blocked by " + blockage.by + since, style: Style().fg(.magenta), lines: 2, in: &inner, buffer: &buffer)
+        } else if let unmet = pane.probe.unmetExpectation, !pane.probe.resource.hasError {
             footNote("⚠ " + unmet, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)
         } else if health == .degraded, let reason = pane.probe.degradedReason {
             footNote("◐ " + reason, style: Style().fg(.yellow), lines: 2, in: &inner, buffer: &buffer)

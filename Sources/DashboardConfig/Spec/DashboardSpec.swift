@@ -21,6 +21,11 @@ public struct DashboardSpec: Sendable {
     /// `mouse:` — clicks and the wheel work in the dashboard (true, the default); false leaves the
     /// mouse to the terminal, for selecting text as before.
     public var mouse = true
+    /// URLs that say whether this machine has the network (`connectivity:`): when every one
+    /// fails, no pane's alert fires until one answers again.
+    public var connectivity: [ConfigString] = []
+    /// The dependencies Hammock sees for itself (`implicitDependencies:`).
+    public var implicitDependencies = ImplicitDependencies()
     /// `theme:` — the colours states are drawn in.
     public var theme = ThemeSpec()
     /// What a check without secrets found missing (unset variables, unreadable files), each at

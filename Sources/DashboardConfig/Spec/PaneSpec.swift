@@ -66,6 +66,9 @@ public struct PaneSpec: Sendable {
     public var pipeline: [StageSpec] = []
     /// What its request takes from other panes' data (`${pane:…}`), or nil.
     public var chain: PaneChain?
+    /// The panes it waits on (`dependsOn:`, its service's included): while one is in trouble,
+    /// its own failure is blocked, not an alert.
+    public var dependsOn: [PaneDependency] = []
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,

@@ -28,6 +28,8 @@ public struct ServiceSpec: Sendable {
     public var authDisplay: String?
     /// `cookies: true`: a cookie jar of the service's own, in memory.
     public var cookies = false
+    /// Panes every pane of the service waits on (`dependsOn:`).
+    public var dependsOn: [PaneDependency] = []
 
     public init(
         baseURL: ConfigString? = nil, headers: [HeaderSpec] = [], expiration: TimeInterval? = nil, retry: TimeInterval? = nil,

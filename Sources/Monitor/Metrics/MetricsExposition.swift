@@ -13,7 +13,7 @@ public enum MetricsExposition {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// The states `hammock_pane_state` names; `pending` is a pane with no finished probe yet.
-    public static let states = ["ok", "degraded", "failing", "unmet", "pending"]
+    public static let states = ["ok", "degraded", "failing", "unmet", "blocked", "pending"]
 
     @MainActor
     public static func render(_ monitor: Monitor, location: String?) -> String {
@@ -38,7 +38,7 @@ public enum MetricsExposition {
         family(&out, "hammock_probe_http_status_code", "gauge", "The HTTP status of the pane's latest probe (0 when no response came).")
         for (pane, labels) in probed { sample(&out, "hammock_probe_http_status_code", labels, Double(pane.resource.latestMetrics?.statusCode ?? 0)) }
 
-        family(&out, "hammock_pane_state", "gauge", "The pane's state: 1 for the state it is in (ok, degraded, failing, unmet, pending), 0 for the others.")
+        family(&out, "hammock_pane_state", "gauge", "The pane's state: 1 for the state it is in (ok, degraded, failing, unmet, blocked, pending), 0 for the others.")
         for (pane, labels) in panes {
             let current = stateName(pane.health)
             for state in states { sample(&out, "hammock_pane_state", labels + [("state", state)], state == current ? 1 : 0) }

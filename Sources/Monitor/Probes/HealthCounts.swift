@@ -7,6 +7,10 @@ public struct HealthCounts: Equatable, Sendable {
     public internal(set) var failing = 0
     public internal(set) var unmet = 0
     public internal(set) var loading = 0
+    /// Failing while a pane they depend on is in trouble.
+    public internal(set) var blocked = 0
+    /// While every `connectivity:` check fails: since when (the machine has lost the network).
+    public internal(set) var offlineSince: Double?
 
     /// What a pane was last counted as.
     struct Counted: Equatable {
@@ -20,6 +24,7 @@ public struct HealthCounts: Equatable, Sendable {
         case .degraded: degraded += sign
         case .failing: failing += sign
         case .unmet: unmet += sign
+        case .blocked: blocked += sign
         case .loading, .waiting: break
         }
         if counted.loading { loading += sign }

@@ -26,6 +26,8 @@ public enum PaneStates {
             // Nothing while a chained pane waits for another pane's value.
             "urlSent": pane.waitingFor == nil ? .string(pane.redactor.redactURL(resource.url.absoluteString)) : .null,
             "waitingFor": pane.waitingFor.map(JSON.string) ?? .null,
+            // Who its failure waits on (a pane it depends on, `login shop`, `the network`).
+            "blockedBy": pane.health == .blocked ? pane.blockedBy.map { .string($0.by) } ?? .null : .null,
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.verdict == .ok),
             "state": .string(pane.health.name),

@@ -23,10 +23,14 @@ public final class Probe {
         /// in a row, good ones fewer than `recoverAfter` since it failed, or a `thresholds.warn`.
         case degraded
         case loading, waiting
+        /// Failing while a pane it depends on is in trouble (see `blockedBy`): the root's alert
+        /// speaks for it.
+        case blocked
 
         /// The state's name in `snapshot`, `/api/panes`, `/metrics` and alert events.
         public var name: String {
             switch self {
+            case .blocked: "blocked"
             case .ok: "ok"
             case .failing: "failing"
             case .unmet: "unmet"
@@ -49,6 +53,22 @@ public final class Probe {
     /// The probes it takes values from, and the slot of the values it sends as credentials.
     var chainSources: [Probe] = []
     var chainSecrets: LiveSecrets.Source?
+    /// What blocks its failure, while it fails: a pane it depends on in trouble, its service's
+    /// login, the first pane of its origin to be refused, or the network. Nil otherwise.
+    public internal(set) var blockedBy: Blockage?
+    /// The probes of the panes it depends on (`dependsOn`), found by title.
+    var dependencies: [Probe] = []
+    /// Its latest probe is not counted toward its alert yet: it failed while a pane it depends
+    /// on was loading, and waits for that one's verdict.
+    var countDeferred = false
+
+    /// Who blocks a pane, and since when that one is in trouble.
+    public struct Blockage: Sendable, Equatable {
+        /// "Login", "login shop", "the network".
+        public let by: String
+        /// When the blocker's trouble began, on the engine clock.
+        public let since: TimeInterval?
+    }
     /// The URL as the config writes it, secrets as `${VAR}`: what every output shows.
     public let displayURL: String
     /// Takes secrets out of everything the pane shows.
@@ -138,10 +158,11 @@ public final class Probe {
 
     /// The pane's state when the latest probe's verdict is `verdict`.
     func health(given verdict: Health) -> Health {
+        if blockedBy != nil, verdict == .failing || verdict == .unmet { return .blocked }
         switch verdict {
         case .failing, .unmet: return alert.firing ? verdict : .degraded
         case .ok: return alert.firing || thresholdWarning != nil ? .degraded : .ok
-        case .degraded, .loading, .waiting: return verdict
+        case .degraded, .loading, .waiting, .blocked: return verdict
         }
     }
 
@@ -168,6 +189,10 @@ public final class Probe {
     /// What the header last counted this pane as.
     var counted: HealthCounts.Counted?
 
+    /// Failed probes in a row, blocked or not: what its back-off counts (a blocked pane's alert
+    /// does not count them, but a server that is down is not asked more often for it).
+    var failedInARow = 0
+
     /// The alert's counts: failed and good probes in a row, firing or not.
     public internal(set) var alert = AlertTracker()
 
@@ -181,6 +206,9 @@ public final class Probe {
     func recordProbe(at time: TimeInterval) -> AlertTracker.Transition {
         let good = verdict == .ok
         probeCounts.record(ok: good, answered: !resource.hasError || errorIsExpected, latency: resource.latestMetrics?.latency)
+        failedInARow = good ? 0 : failedInARow + 1
+        // Blocked, it probes on quietly: its failure is the blocker's, whose alert speaks.
+        if !good, blockedBy != nil { return .none }
         return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
     }
 
@@ -336,7 +364,7 @@ public final class Probe {
     /// from the cache; at once when there is neither, but not before the pane's phase.
     func nextLoadDue(lastRequested: TimeInterval?, now: TimeInterval) -> TimeInterval? {
         if resource.isLoading || waitingFor != nil { return nil }
-        let failure = errorIsExpected ? nil : resource.latestError.map { (at: $0.timestamp, inARow: alert.badInARow) }
+        let failure = errorIsExpected ? nil : resource.latestError.map { (at: $0.timestamp, inARow: max(failedInARow, alert.badInARow)) }
         return refreshSchedule.nextLoad(
             lastRequested: lastRequested, failure: failure, dataTimestamp: resource.latestData?.timestamp, notBefore: firstLoadNotBefore, now: now)
     }

@@ -25,6 +25,7 @@ public struct ProbeReport: Sendable {
         let resource: ResourceSnapshot
         let contentCheck: ContentCheck?
         let waitingFor: String?
+        let blockedBy: Probe.Blockage?
 
         init(
             health: Probe.Health,
@@ -42,7 +43,8 @@ public struct ProbeReport: Sendable {
             nextDue: TimeInterval?,
             resource: ResourceSnapshot,
             contentCheck: ContentCheck?,
-            waitingFor: String?
+            waitingFor: String?,
+            blockedBy: Probe.Blockage?
         ) {
             self.health = health
             self.verdict = verdict
@@ -60,6 +62,7 @@ public struct ProbeReport: Sendable {
             self.resource = resource
             self.contentCheck = contentCheck
             self.waitingFor = waitingFor
+            self.blockedBy = blockedBy
         }
     }
 
@@ -111,6 +114,8 @@ public struct ProbeReport: Sendable {
     public var contentCheck: ContentCheck? { storage.contentCheck }
     /// Why a chained pane sends nothing yet ("waiting for Latest order"), or nil.
     public var waitingFor: String? { storage.waitingFor }
+    /// Who blocks the pane's failure, and since when, or nil.
+    public var blockedBy: Probe.Blockage? { storage.blockedBy }
 
     /// A report of a probe that has not run: waiting, with nothing to show.
     public init(
@@ -119,7 +124,7 @@ public struct ProbeReport: Sendable {
         errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
         probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
         resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
-        contentCheck: ContentCheck? = nil, waitingFor: String? = nil
+        contentCheck: ContentCheck? = nil, waitingFor: String? = nil, blockedBy: Probe.Blockage? = nil
     ) {
         storage = Storage(
             health: health,
@@ -137,7 +142,8 @@ public struct ProbeReport: Sendable {
             nextDue: nextDue,
             resource: resource,
             contentCheck: contentCheck,
-            waitingFor: waitingFor)
+            waitingFor: waitingFor,
+            blockedBy: blockedBy)
     }
 }
 
@@ -151,6 +157,6 @@ extension Probe {
             displayedError: displayedError, degradedReason: degradedReason(health: health, verdict: verdict),
             thresholdWarning: thresholdWarning, errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert,
             probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck,
-            waitingFor: waitingFor)
+            waitingFor: waitingFor, blockedBy: blockedBy)
     }
 }
