@@ -75,6 +75,11 @@ import Testing
         #expect(chained.lines.contains { $0.contains("status      ") && ["paid", "packed", "shipped"].contains(where: $0.contains) })
         #expect(chained.lines.filter { $0.contains(String(newest)) }.count >= 3, "the list, the order and that customer's orders name it")
 
+        let blocked = try await snapshot("blocked.yaml", demo)
+        #expect(blocked.status == 1, "Payments is down")
+        #expect(blocked.lines[0].contains("✓2 ◐1 ✗0 ⊘1"), "one probe of Payments' two: degraded, its dependent blocked: \(blocked.lines.joined(separator: "\n"))")
+        #expect(blocked.lines.contains { $0.contains("⊘ blocked by Payments") })
+
         let alerts = try await snapshot("alerts.yaml", demo)
         #expect(alerts.status == 1, "Payments is down")
         // Flaky fails one call in three, whichever this is: degraded at worst, never failing.
