@@ -7,6 +7,42 @@ import Yams
 extension ConfigLoader {
     static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved"]
     static let webhookKeys = ["url", "headers", "body"]
+    static let alertmanagerKeys = ["url", "labels", "resend"]
+
+    /// `alertmanager: { url: http://127.0.0.1:9093/, labels: { team: ops }, resend: 1m }`.
+    static func readAlertmanager(_ node: Node, reader: inout NodeReader) -> AlertmanagerSpec? {
+        guard let entries = reader.mapping(node, "alertmanager") else { return nil }
+        reader.checkKeys(entries, allowed: alertmanagerKeys, in: "alertmanager")
+        guard let urlEntry = entries.first(where: { $0.key == "url" }) else {
+            reader.problem(at: node, "alertmanager needs a url (e.g. url: http://127.0.0.1:9093/)")
+            return nil
+        }
+        guard let url = reader.interpolated(urlEntry.value, "alertmanager.url") else { return nil }
+        guard isHTTPURL(url.value) || reader.holdsPlaceholder(urlEntry.value) else {
+            reader.problem(at: urlEntry.value, "alertmanager.url \"\(url.display)\" must be an http or https URL")
+            return nil
+        }
+        var spec = AlertmanagerSpec(url: url)
+        for entry in entries {
+            switch entry.key {
+            case "resend":
+                if let seconds = reader.duration(entry.value, "alertmanager.resend", minimum: 10) {
+                    if seconds > 3_600 { reader.problem(at: entry.value, "alertmanager.resend must be at most 1h (Alertmanager forgets an alert not sent again within its resolve_timeout)") } else { spec.resend = seconds }
+                }
+            case "labels":
+                guard let labels = reader.mapping(entry.value, "alertmanager.labels") else { continue }
+                for label in labels {
+                    guard AlertmanagerSpec.isLabelName(label.key) else {
+                        reader.problem(at: label.keyNode, "alertmanager.labels: \"\(label.key)\" is not a label name (letters, digits and _, not first a digit)")
+                        continue
+                    }
+                    if let value = reader.interpolated(label.value, "alertmanager.labels.\(label.key)") { spec.labels.append((label.key, value.value)) }
+                }
+            default: break
+            }
+        }
+        return spec
+    }
 
     /// An `alerts:` mapping over `base` (the defaults, or the top-level section for a pane): only
     /// the keys it names change. Nil after reporting a problem.

@@ -13,7 +13,7 @@ import Yams
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
     static let topKeys = [
-        "title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys", "connectivity", "implicitDependencies",
+        "title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys", "connectivity", "implicitDependencies", "alertmanager",
     ]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies", "dependsOn"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
@@ -221,6 +221,7 @@ public enum ConfigLoader {
         if let node = value("mouse"), let mouse = reader.bool(node, "mouse") { spec.mouse = mouse }
         if let node = value("connectivity") { spec.connectivity = readConnectivity(node, reader: &reader) }
         if let node = value("implicitDependencies") { spec.implicitDependencies = readImplicitDependencies(node, reader: &reader) }
+        if let node = value("alertmanager") { spec.alertmanager = readAlertmanager(node, reader: &reader) }
         if let node = value("theme") { spec.theme = readTheme(node, reader: &reader) }
         spec.keyMap = value("keys").map { readKeys($0, base: keys, reader: &reader) } ?? keys
         return spec

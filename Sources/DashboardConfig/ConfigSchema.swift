@@ -78,6 +78,11 @@ public enum ConfigSchema {
                 ["columns": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "auto"]], "description": "Columns of panes, or auto by width"]]),
             "mouse": boolean("Clicks and the wheel in the dashboard (default true)"),
             "connectivity": oneOrMany(["type": "string"], "URLs that say this machine has the network: when all fail, no pane alert fires"),
+            "alertmanager": objectJSON(
+                ConfigLoader.alertmanagerKeys,
+                ["url": text("Alertmanager's base URL (firing alerts go to its /api/v2/alerts)"),
+                 "labels": ["type": "object", "additionalProperties": ["type": "string"], "description": "Labels added to every alert"],
+                 "resend": duration("How often a firing alert is sent again (default 1m)")], required: ["url"]),
             "implicitDependencies": objectJSON(
                 ConfigLoader.implicitDependencyKeys,
                 ["login": boolean("A service's panes are blocked by its failing login (default true)"),

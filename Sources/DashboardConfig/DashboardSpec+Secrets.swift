@@ -36,6 +36,9 @@ extension DashboardSpec {
             if HeaderSpec.looksSensitive(header.name) { found.insert(header.value.value) }
         }
         urls += allServices.compactMap(\.baseURL)
+        // Alertmanager behind a proxy takes a password in its URL.
+        if let alertmanager { urls.append(alertmanager.url) }
+        urls += connectivity
         for pane in panes {
             urls.append(pane.resource)
             for param in pane.params {

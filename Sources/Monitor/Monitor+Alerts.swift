@@ -19,7 +19,7 @@ extension Monitor {
     func countProbe(of probe: Probe) {
         let before = probe.alert
         let transition = probe.recordProbe(at: clock.now)
-        guard probe.spec.alerts.configured else { return }
+        guard probe.spec.alerts.configured || alertmanager != nil else { return }
         switch transition {
         case .none:
             return
@@ -27,6 +27,7 @@ extension Monitor {
             let message = probe.failure ?? probe.unmetExpectation ?? "failing"
             log("AlertFiring", probe: probe, message: message, state: probe.health.name)
             act(.firing, on: probe, message: message, since: probe.alert.troubleSince)
+            sendToAlertmanager(probe, message: message)
             scheduleReminder(for: probe)
         case .resolved:
             cancelReminder(for: probe)
@@ -35,6 +36,7 @@ extension Monitor {
             let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
             log("AlertResolved", probe: probe, message: message, state: probe.health.name)
             act(.resolved, on: probe, message: message, since: before.troubleSince)
+            alertmanager?.resolve(ObjectIdentifier(probe), at: clock.now)
         }
     }
 
@@ -47,6 +49,42 @@ extension Monitor {
             message: oneLine(message), url: oneLine(probe.displayURL), service: probe.spec.service ?? "",
             status: probe.resource.latestMetrics?.statusCode, since: since, time: clock.now, dashboard: oneLine(spec.title))
         alertActions.perform(alert, spec: probe.spec.alerts)
+    }
+
+    // MARK: Alertmanager
+
+    /// Starts posting to `alertmanager:`, when the config names one and alerts are acted on.
+    func startAlertmanager() {
+        guard let spec = spec.alertmanager, actsOnAlerts else { return }
+        let client = AlertmanagerClient(spec: spec, service: services.main, scheduler: scheduler, redactor: redactor)
+        client.generatorURL = generatorURL
+        client.onFailure = { [weak self] line in self?.onAlertActionFailed?(line) }
+        alertmanager = client
+    }
+
+    /// Posts a probe's firing alert: labels that name it (`alertname`, `pane`, `service`,
+    /// `location`, `tag`, then the config's), annotations that say it (the message, the URL as
+    /// sent with its secrets masked), since when it fires.
+    func sendToAlertmanager(_ probe: Probe, message: String) {
+        guard let alertmanager else { return }
+        var labels = [("alertname", "HammockPaneFailing"), ("pane", probe.spec.title)]
+        if let service = probe.spec.service { labels.append(("service", service)) }
+        if let location { labels.append(("location", location)) }
+        if !probe.spec.tags.isEmpty { labels.append(("tag", probe.spec.tags.joined(separator: ","))) }
+        for label in alertmanager.spec.labels where !labels.contains(where: { $0.0 == label.name }) { labels.append((label.name, label.value)) }
+        let annotations = [
+            ("summary", oneLine("\(probe.spec.title) is \(probe.health.name)")), ("description", oneLine(redactor.redact(message))),
+            ("url", oneLine(redactor.redactURL(probe.resource.url.absoluteString))), ("dashboard", oneLine(spec.title)),
+        ]
+        let alert = AlertmanagerClient.Alert(labels: labels, annotations: annotations, startsAt: probe.alert.firedAt ?? clock.now, endsAt: nil)
+        alertmanager.fire(alert, for: ObjectIdentifier(probe))
+    }
+
+    /// After a reload: the alerts still firing are Alertmanager's again (their start kept).
+    func resumeFiringAlerts() {
+        for probe in probes where probe.alert.firing {
+            sendToAlertmanager(probe, message: probe.failure ?? probe.unmetExpectation ?? "failing")
+        }
     }
 
     // MARK: Reminders

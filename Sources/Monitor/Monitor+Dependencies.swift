@@ -161,9 +161,10 @@ extension Monitor {
         }
     }
 
-    /// Every load in flight: its probes' and its connectivity checks'.
+    /// Every request of its own in flight: its probes' loads, its connectivity checks', its
+    /// posts to Alertmanager.
     public var loadsInFlight: [Request] {
-        probes.flatMap(\.resource.loadRequests) + (connectivity?.loadRequests ?? [])
+        probes.flatMap(\.resource.loadRequests) + (connectivity?.loadRequests ?? []) + (alertmanager?.requests ?? [])
     }
 
     /// Every probe judged again (the network went or came back).

@@ -88,6 +88,12 @@ public final class Monitor {
     var implicitRoots: [String: Probe] = [:]
     /// The `connectivity:` checks, while running.
     var connectivity: ConnectivityCheck?
+    /// Where firing alerts are posted (`alertmanager:`), while running.
+    var alertmanager: AlertmanagerClient?
+    /// The place this monitor probes from (`serve --location`): a label of its alerts.
+    public var location: String?
+    /// Where an Alertmanager alert's `generatorURL` points (`serve`'s `/api/panes`).
+    public var generatorURL: String?
     /// Told of probes whose state changed without an event of their own (a pane they depend on
     /// failed or recovered, the network went): a screen makes new reports for them.
     public var onProbesChanged: (@MainActor ([Probe]) -> Void)?
@@ -167,6 +173,7 @@ public final class Monitor {
         assignStartPhases(now: clock.now)
         startCadences(from: 0, generation: generation)
         startConnectivityChecks()
+        startAlertmanager()
     }
 
     /// Stops timers, saves histories, and lets go of every resource.
@@ -175,6 +182,8 @@ public final class Monitor {
         cancelReminders()
         connectivity?.stop()
         connectivity = nil
+        alertmanager?.stop()
+        alertmanager = nil
         healthCounts.offlineSince = nil
         for probe in probes { probe.cancelCadence() }
         probes = []
@@ -316,6 +325,7 @@ public final class Monitor {
             start()
             restoreCounts(counts)
             recountAll()
+            resumeFiringAlerts()
             // Histories continue for requests still probed; the rest go.
             let shown = Set(probes.map(\.historyKey))
             histories = histories.filter { shown.contains($0.key) }

@@ -119,6 +119,8 @@ enum ServeRunner {
             spec: spec, clock: SystemClock(), scheduler: DispatchScheduler(), environment: environment, oneLine: Sanitizer.line
         ) { $0.makeServices(networking: Hammock.networking()) }
         monitor.onNotice = { printError("hammock serve: \($0)") }
+        monitor.onAlertActionFailed = { printError("hammock serve: \($0)") }
+        monitor.location = location
         let server: MetricsServer
         do {
             server = try await MetricsServer.start(on: listen, monitor: monitor, location: location)
@@ -145,6 +147,8 @@ enum ServeRunner {
                 break
             }
         }
+        // An Alertmanager alert links back to what this prober says of its panes.
+        monitor.generatorURL = "http://\(server.address)/api/panes"
         monitor.start()
         server.publishNow()
         let scope = server.address.isLoopback ? "" : " (every client that can reach \(server.address.host) can read it)"

@@ -26,6 +26,8 @@ public struct DashboardSpec: Sendable {
     public var connectivity: [ConfigString] = []
     /// The dependencies Hammock sees for itself (`implicitDependencies:`).
     public var implicitDependencies = ImplicitDependencies()
+    /// Where firing alerts go (`alertmanager:`), or nil.
+    public var alertmanager: AlertmanagerSpec?
     /// `theme:` — the colours states are drawn in.
     public var theme = ThemeSpec()
     /// What a check without secrets found missing (unset variables, unreadable files), each at
