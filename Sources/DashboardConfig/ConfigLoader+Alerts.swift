@@ -8,6 +8,61 @@ extension ConfigLoader {
     static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved"]
     static let webhookKeys = ["url", "headers", "body"]
     static let alertmanagerKeys = ["url", "labels", "resend"]
+    static let quietKeys = ["days", "from", "to", "zone"]
+
+    /// `quiet:` — one window or a list of them.
+    static func readQuiet(_ node: Node, _ what: String, reader: inout NodeReader) -> [QuietWindow]? {
+        let items: [Node]
+        if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
+        var windows: [QuietWindow] = []
+        for item in items {
+            guard let entries = reader.mapping(item, "a \(what) window") else { return nil }
+            reader.checkKeys(entries, allowed: quietKeys, in: "a \(what) window")
+            var window = QuietWindow(from: -1, to: -1)
+            for entry in entries {
+                switch entry.key {
+                case "from", "to":
+                    guard let text = reader.string(entry.value, "\(what).\(entry.key)") else { return nil }
+                    let parts = text.split(separator: ":")
+                    guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...24).contains(hour), (0...59).contains(minute),
+                        hour * 60 + minute <= 1_440
+                    else {
+                        reader.problem(at: entry.value, "\(what).\(entry.key) must be a time of day like \"02:30\", not \"\(text)\"")
+                        return nil
+                    }
+                    if entry.key == "from" { window.from = hour * 60 + minute } else { window.to = hour * 60 + minute }
+                case "days":
+                    let names: [Node]
+                    if case .sequence(let sequence) = entry.value { names = Array(sequence) } else { names = [entry.value] }
+                    for name in names {
+                        guard let text = reader.string(name, "\(what).days"), let index = QuietWindow.dayNames.firstIndex(of: String(text.lowercased().prefix(3))) else {
+                            reader.problem(at: name, "\(what).days: days are \(QuietWindow.dayNames.joined(separator: ", "))")
+                            return nil
+                        }
+                        if !window.days.contains(index + 1) { window.days.append(index + 1) }
+                    }
+                case "zone":
+                    guard let text = reader.string(entry.value, "\(what).zone") else { return nil }
+                    guard let zone = TimeZone(identifier: text) else {
+                        reader.problem(at: entry.value, "\(what).zone: unknown time zone \"\(text)\" (UTC, Europe/Berlin…)")
+                        return nil
+                    }
+                    window.zone = zone
+                default: break
+                }
+            }
+            guard window.from >= 0, window.to >= 0 else {
+                reader.problem(at: item, "a \(what) window needs from and to (e.g. { from: \"02:00\", to: \"03:00\" })")
+                return nil
+            }
+            guard window.from != window.to else {
+                reader.problem(at: item, "a \(what) window from \(window.summary) is empty")
+                return nil
+            }
+            windows.append(window)
+        }
+        return windows
+    }
 
     /// `alertmanager: { url: http://127.0.0.1:9093/, labels: { team: ops }, resend: 1m }`.
     static func readAlertmanager(_ node: Node, reader: inout NodeReader) -> AlertmanagerSpec? {

@@ -56,6 +56,10 @@ extension ConfigLoader {
         if let entry = pane.value("tags") {
             if let read = readTags(entry.value, reader: &reader) { tags = read } else { pane.ok = false }
         }
+        var quiet: [QuietWindow]?
+        if let entry = pane.value("quiet") {
+            if let read = readQuiet(entry.value, "quiet", reader: &reader) { quiet = read } else { pane.ok = false }
+        }
         var dependsOn: [PaneDependency] = []
         if let entry = pane.value("dependsOn") {
             if let read = readDependsOn(entry.value, "dependsOn", reader: &reader) { dependsOn = read } else { pane.ok = false }
@@ -83,6 +87,10 @@ extension ConfigLoader {
         spec.size = size
         spec.chain = chain
         spec.dependsOn = dependsOn
+        if let quiet {
+            spec.quiet = quiet
+            spec.quietOwn = true
+        }
         return spec
     }
 

@@ -13,13 +13,13 @@ import Yams
 /// as `file:line:col: message`, all at once.
 public enum ConfigLoader {
     static let topKeys = [
-        "title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys", "connectivity", "implicitDependencies", "alertmanager",
+        "title", "service", "services", "configure", "alerts", "panes", "layout", "mouse", "theme", "keys", "connectivity", "implicitDependencies", "alertmanager", "quiet",
     ]
     static let serviceKeys = ["baseURL", "headers", "expiration", "retry", "timeout", "transformers", "tls", "redirects", "auth", "cookies", "dependsOn"]
     /// A named service's keys: the parsers (`transformers`) are the whole file's, set under `service:`.
     static let namedServiceKeys = serviceKeys.filter { $0 != "transformers" }
     static let blockKeys = ["pattern", "service", "methods", "expiration", "retry", "timeout", "headers", "pipeline"]
-    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff", "size", "tags", "dependsOn"]
+    static let paneKeys = ["title", "resource", "params", "method", "body", "every", "show", "fields", "columns", "select", "overlay", "history", "expect", "headers", "timeout", "auth", "service", "pipeline", "format", "decimals", "thresholds", "alerts", "backoff", "size", "tags", "dependsOn", "quiet"]
 
     /// How many probes a pane keeps unless it says otherwise.
     public static let defaultHistory = 60
@@ -193,6 +193,9 @@ public enum ConfigLoader {
                 if sequence.isEmpty { reader.problem(at: node, "panes is empty; add at least one pane") }
                 linkChains(&panes, titles: Array(seenTitles.keys).sorted(), reader: &reader)
                 linkDependencies(&panes, services: services, defaultService: service, titles: Array(seenTitles.keys).sorted(), reader: &reader)
+                if let node = value("quiet"), let windows = readQuiet(node, "quiet", reader: &reader) {
+                    for index in panes.indices where !panes[index].quietOwn { panes[index].quiet = windows }
+                }
             } else {
                 reader.problem(at: node, "panes must be a list of panes (- title: …), not \(reader.describe(node))")
             }

@@ -78,6 +78,7 @@ public enum ConfigSchema {
                 ["columns": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "auto"]], "description": "Columns of panes, or auto by width"]]),
             "mouse": boolean("Clicks and the wheel in the dashboard (default true)"),
             "connectivity": oneOrMany(["type": "string"], "URLs that say this machine has the network: when all fail, no pane alert fires"),
+            "quiet": quiet("When no pane raises an alert (a pane's own quiet: replaces it)"),
             "alertmanager": objectJSON(
                 ConfigLoader.alertmanagerKeys,
                 ["url": text("Alertmanager's base URL (firing alerts go to its /api/v2/alerts)"),
@@ -182,6 +183,15 @@ public enum ConfigSchema {
             ], description: description)
     }
 
+    static func quiet(_ description: String) -> JSON {
+        let window = objectJSON(
+            ConfigLoader.quietKeys,
+            ["days": oneOrMany(oneOf(QuietWindow.dayNames, "A day"), "Days it starts on (default every day)"),
+             "from": text("Start, like 02:00"), "to": text("End, like 03:00 (before from: past midnight)"),
+             "zone": text("A time zone (UTC, Europe/Berlin; default this machine's)")], required: ["from", "to"])
+        return oneOrMany(window, description)
+    }
+
     static var displayField: JSON {
         let colors: JSON = ["type": "object", "additionalProperties": ["type": "string"], "description": "Value → colour"]
         return [
@@ -218,6 +228,7 @@ public enum ConfigSchema {
             "size": ["anyOf": [["type": "integer", "minimum": 1, "maximum": 12], ["const": "full"]], "description": "Columns it spans, or full"],
             "tags": oneOrMany(["type": "string", "pattern": .string(PaneSpec.tagPattern)], "Names to choose it by (/#name, --tag)"),
             "dependsOn": oneOrMany(["type": "string"], "Panes it waits on: while one fails, it is blocked, not alerting"),
+            "quiet": quiet("When it raises no alert (over the file's)"),
         ]
     }
 }

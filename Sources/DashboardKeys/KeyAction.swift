@@ -2,7 +2,7 @@
 public enum KeyAction: Hashable, Sendable {
     case reload, retry, reloadAll
     case selectNext, selectPrevious, moveLeft, moveRight, moveUp, moveDown
-    case zoom, showCurl, openPager, showEvents, filterPanes, sortFailingFirst, toggleRawValues, togglePause
+    case zoom, showCurl, openPager, showEvents, filterPanes, sortFailingFirst, toggleRawValues, togglePause, toggleMute
     case showHelp, suspend, quit, interrupt, commandLine, editConfig
     /// Escape on the grid: clears the pane filter.
     case clearFilter
@@ -17,7 +17,7 @@ public enum KeyAction: Hashable, Sendable {
         [
             .reload, .retry, .reloadAll, .moveLeft, .moveDown, .moveUp, .moveRight, .selectNext, .selectPrevious,
             .top, .bottom, .pageUp, .pageDown, .zoom, .showCurl, .openPager, .showEvents, .filterPanes, .clearFilter,
-            .sortFailingFirst, .toggleRawValues, .togglePause, .commandLine, .editConfig, .showHelp, .quit, .close,
+            .sortFailingFirst, .toggleRawValues, .togglePause, .toggleMute, .commandLine, .editConfig, .showHelp, .quit, .close,
             .scrollDown, .scrollUp,
         ] + ZoomView.allCases.map { .zoomView($0) }
         + [
@@ -51,6 +51,7 @@ public enum KeyAction: Hashable, Sendable {
         case .sortFailingFirst: "sort"
         case .toggleRawValues: "rawValues"
         case .togglePause: "pause"
+        case .toggleMute: "mute"
         case .showHelp: "help"
         case .suspend: "suspend"
         case .quit: "quit"

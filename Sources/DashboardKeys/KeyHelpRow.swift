@@ -71,9 +71,13 @@ public struct KeyHelpRow: Sendable {
             readme: "raw values / formatted values (labels and formats from the config)", hint: "raw"),
         KeyHelpRow(.grid, [.togglePause], "pause / resume automatic refresh", hint: "pause"),
         KeyHelpRow(
-            .grid, [.commandLine], "a command: pane NAME, filter TEXT, reload [all], theme NAME, quit (Tab completes)",
+            .grid, [.toggleMute], "mute the pane's alerts (:mute 15m, 1h, or until it recovers); again: unmute",
             readme:
-                "a command, as in k9s: `pane NAME` (choose it), `filter TEXT`, `reload`, `reload all`, `theme NAME` (dark, light, high-contrast, none, terminal; for this run), `quit`; Tab completes commands, pane names and themes",
+                "mute the selected pane's alerts: opens `:mute ` to say for how long (`15m`, `1h`, any duration, or nothing: until it recovers); on a muted pane, unmute. It still probes and shows its state; an alert that fires meanwhile is said when the mute ends, if the pane still fails"),
+        KeyHelpRow(
+            .grid, [.commandLine], "a command: pane NAME, filter TEXT, reload [all], mute [15m], unmute, theme NAME, quit (Tab completes)",
+            readme:
+                "a command, as in k9s: `pane NAME` (choose it), `filter TEXT`, `reload`, `reload all`, `mute 15m` (the selected pane's alerts; `1h`, any duration, or nothing: until it recovers), `unmute`, `theme NAME` (dark, light, high-contrast, none, terminal; for this run), `quit`; Tab completes commands, pane names and themes",
             hint: "command"),
         KeyHelpRow(
             .grid, [.editConfig], "edit the config in $EDITOR; the dashboard reloads it after",

@@ -13,7 +13,7 @@ extension KeyMap {
                     (.tab, .selectNext), (.backTab, .selectPrevious),
                     (k("g"), .top), (.home, .top), (k("G"), .bottom), (.end, .bottom), (.pageUp, .pageUp), (.pageDown, .pageDown),
                     (.enter, .zoom), (k("c"), .showCurl), (k("o"), .openPager), (k("e"), .showEvents), (k("/"), .filterPanes), (.escape, .clearFilter),
-                    (k("s"), .sortFailingFirst), (k("v"), .toggleRawValues), (k("p"), .togglePause), (k(":"), .commandLine), (k("E"), .editConfig),
+                    (k("s"), .sortFailingFirst), (k("v"), .toggleRawValues), (k("p"), .togglePause), (k("m"), .toggleMute), (k(":"), .commandLine), (k("E"), .editConfig),
                     (k("?"), .showHelp), (k("q"), .quit),
                 ])
             + bind(

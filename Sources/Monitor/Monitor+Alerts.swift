@@ -19,18 +19,33 @@ extension Monitor {
     func countProbe(of probe: Probe) {
         let before = probe.alert
         let transition = probe.recordProbe(at: clock.now)
+        if probe.mute == .untilRecovered, probe.verdict == .ok { probe.mute = nil }
+        probe.silence = probe.silence(at: clock.now)
         guard probe.spec.alerts.configured || alertmanager != nil else { return }
         switch transition {
         case .none:
+            // A silence that ended while the alert fired unsaid: it is said now.
+            if probe.alertHeld, probe.silence == nil {
+                probe.alertHeld = false
+                if probe.alert.firing { fire(probe) }
+            }
             return
         case .fired:
-            let message = probe.failure ?? probe.unmetExpectation ?? "failing"
-            log("AlertFiring", probe: probe, message: message, state: probe.health.name)
-            act(.firing, on: probe, message: message, since: probe.alert.troubleSince)
-            sendToAlertmanager(probe, message: message)
-            scheduleReminder(for: probe)
+            if let silence = probe.silence {
+                probe.alertHeld = true
+                let message = probe.failure ?? probe.unmetExpectation ?? "failing"
+                log("AlertHeld", probe: probe, message: "\(message) (\(silence.reason); said when it ends if it still fails)", state: probe.health.name)
+                return
+            }
+            fire(probe)
         case .resolved:
             cancelReminder(for: probe)
+            if probe.alertHeld {
+                // Never said: its end is not news.
+                probe.alertHeld = false
+                log("AlertResolved", probe: probe, message: "ok again while \(probe.silence?.reason ?? "silenced")", state: probe.health.name)
+                return
+            }
             let lasted = before.troubleSince.map { DurationText.format(max(0, (clock.now - $0).rounded())) }
             let probes = "\(before.failedProbes) failed probe\(before.failedProbes == 1 ? "" : "s")"
             let message = "ok again after \(probes)" + (lasted.map { " over \($0)" } ?? "")
@@ -38,6 +53,41 @@ extension Monitor {
             act(.resolved, on: probe, message: message, since: before.troubleSince)
             alertmanager?.resolve(ObjectIdentifier(probe), at: clock.now)
         }
+    }
+
+    /// Says a firing alert: the event log, the pane's actions, Alertmanager, its reminders.
+    private func fire(_ probe: Probe) {
+        let message = probe.failure ?? probe.unmetExpectation ?? "failing"
+        log("AlertFiring", probe: probe, message: message, state: probe.health.name)
+        act(.firing, on: probe, message: message, since: probe.alert.troubleSince)
+        sendToAlertmanager(probe, message: message)
+        scheduleReminder(for: probe)
+    }
+
+    // MARK: Mute
+
+    /// Mutes `probe`'s alerts for `duration` seconds, or until it recovers (nil).
+    public func mute(_ probe: Probe, for duration: TimeInterval?) {
+        probe.mute = duration.map { .until(clock.now + $0) } ?? .untilRecovered
+        probe.silence = probe.silence(at: clock.now)
+        let until = duration.map { "for " + DurationText.format($0) } ?? "until it recovers"
+        log("Muted", probe: probe, message: "alerts muted \(until)")
+        onStateChange?()
+        onProbesChanged?([probe])
+    }
+
+    /// Ends `probe`'s mute; an alert it held is said now if it still fires.
+    public func unmute(_ probe: Probe) {
+        guard probe.mute != nil else { return }
+        probe.mute = nil
+        probe.silence = probe.silence(at: clock.now)
+        log("Unmuted", probe: probe, message: "alerts no longer muted")
+        if probe.alertHeld, probe.silence == nil {
+            probe.alertHeld = false
+            if probe.alert.firing { fire(probe) }
+        }
+        onStateChange?()
+        onProbesChanged?([probe])
     }
 
     private func act(_ kind: AlertActions.Alert.Kind, on probe: Probe, message: String, since: TimeInterval?) {
@@ -99,6 +149,8 @@ extension Monitor {
             // Paused, nothing is checked again: reminding of a state no one re-checks would
             // page someone about stale news. The reminder waits for the next interval.
             guard !self.isPaused else { return self.scheduleReminder(for: probe) }
+            // Quiet or muted: no reminder either; the next comes after the silence.
+            guard probe.silence(at: self.clock.now) == nil else { return self.scheduleReminder(for: probe) }
             let message = probe.failure ?? probe.unmetExpectation ?? "still failing"
             self.log("AlertReminder", probe: probe, message: message, state: probe.health.name)
             self.act(.reminder, on: probe, message: message, since: probe.alert.troubleSince)
@@ -119,15 +171,18 @@ extension Monitor {
 
     /// Keeps alert counts (and probe counts, for `/metrics`) across a config reload for probes
     /// that stay (same title, same request): a reload must neither re-fire an alert nor forget one.
-    func countsByProbe() -> [String: (AlertTracker, ProbeCounts)] {
-        Dictionary(probes.map { ($0.spec.title + "\n" + $0.historyKey, ($0.alert, $0.probeCounts)) }) { first, _ in first }
+    func countsByProbe() -> [String: (AlertTracker, ProbeCounts, Probe.Mute?)] {
+        Dictionary(probes.map { ($0.spec.title + "\n" + $0.historyKey, ($0.alert, $0.probeCounts, $0.mute)) }) { first, _ in first }
     }
 
-    func restoreCounts(_ kept: [String: (AlertTracker, ProbeCounts)]) {
+    func restoreCounts(_ kept: [String: (AlertTracker, ProbeCounts, Probe.Mute?)]) {
         for probe in probes {
-            guard let (tracker, counts) = kept[probe.spec.title + "\n" + probe.historyKey] else { continue }
+            guard let (tracker, counts, mute) = kept[probe.spec.title + "\n" + probe.historyKey] else { continue }
             probe.alert = tracker
             probe.probeCounts = counts
+            // A mute the user set outlives an edit of the file.
+            probe.mute = mute
+            probe.silence = probe.silence(at: clock.now)
             if tracker.firing { scheduleReminder(for: probe) }
         }
     }

@@ -240,8 +240,8 @@ import Testing
         network.stub(.get, "https://api.test/checked", .json("{}"))
         let result = await Snapshot.take(spec: spec, columns: 80, rows: 10) { $0.makeServices(networking: network) }
         let keys = [
-            "blockedBy", "data", "degraded", "error", "expectations", "latencyMs", "method", "ok", "p50Ms", "p95Ms", "probes", "state", "status", "title",
-            "unmet", "uptime", "url", "urlSent", "waitingFor",
+            "blockedBy", "data", "degraded", "error", "expectations", "latencyMs", "method", "ok", "p50Ms", "p95Ms", "probes", "silenced", "state", "status",
+            "title", "unmet", "uptime", "url", "urlSent", "waitingFor",
         ]
         for pane in result.json["panes"]?.arrayValue ?? [] {
             #expect(pane.objectValue?.keys.sorted() == keys)

@@ -68,6 +68,8 @@ import Testing
             case .retry(let id): "retry \(ids.firstIndex(of: id) ?? -1)"
             case .reloadAll: "reload all"
             case .setPaused(let paused): paused ? "pause" : "resume"
+            case .mute(let id, let seconds): "mute \(ids.firstIndex(of: id) ?? -1) \(seconds.map { "\(Int($0))s" } ?? "until recovered")"
+            case .unmute(let id): "unmute \(ids.firstIndex(of: id) ?? -1)"
             case .setRawValues(let raw): raw ? "raw" : "formatted"
             case .copyToClipboard(let text): "copy \(text)"
             case .page(let id): "page \(ids.firstIndex(of: id) ?? -1)"

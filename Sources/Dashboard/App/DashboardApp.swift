@@ -358,6 +358,8 @@ public final class DashboardApp {
         case .retry(let id): pane(id)?.retry()
         case .reloadAll: reloadAll()
         case .setPaused(let paused): isPaused = paused
+        case .mute(let id, let duration): if let probe = pane(id)?.probe { monitor.mute(probe, for: duration) }
+        case .unmute(let id): if let probe = pane(id)?.probe { monitor.unmute(probe) }
         case .setRawValues(let raw): valueDisplay.raw = raw
         case .editConfig:
             guard let onEdit else { return send(.flash("no terminal to edit in")) }

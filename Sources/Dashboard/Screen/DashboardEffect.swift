@@ -10,6 +10,10 @@ public enum DashboardEffect: Sendable {
     case reloadAll
     /// Pause or resume the monitor's refreshes (`p`).
     case setPaused(Bool)
+    /// Mute the pane's alerts for a while, or until it recovers (nil) (`m`, `:mute`).
+    case mute(PaneID, Double?)
+    /// End the pane's mute (`m` again, `:unmute`).
+    case unmute(PaneID)
     /// Show raw or formatted values (`v`).
     case setRawValues(Bool)
     /// Offer the text to the terminal's clipboard (OSC 52).

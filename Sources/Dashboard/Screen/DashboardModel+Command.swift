@@ -9,7 +9,7 @@ import TerminalUI
 @MainActor
 extension DashboardModel {
     /// The commands, in the order completion offers them.
-    static let commands = ["pane", "filter", "reload", "theme", "quit"]
+    static let commands = ["pane", "filter", "reload", "mute", "unmute", "theme", "quit"]
 
     mutating func commandKey(_ key: KeyEvent, world: some ScreenWorld) -> [DashboardEffect] {
         switch key {
@@ -48,6 +48,8 @@ extension DashboardModel {
             (candidates, typed, prefix) = (ThemeSpec.Base.allCases.map(\.rawValue), words[1], "theme ")
         } else if words[0] == "reload" {
             (candidates, typed, prefix) = (["all"], words[1], "reload ")
+        } else if words[0] == "mute" {
+            (candidates, typed, prefix) = (["15m", "1h", "recovered"], words[1], "mute ")
         } else {
             return line
         }
@@ -87,6 +89,16 @@ extension DashboardModel {
             }
             select(index, in: visible)
             return []
+        case "mute":
+            guard let selected = selectedPane else { return [] }
+            if argument.isEmpty || argument == "recovered" { return [.mute(selected.id, nil)] }
+            guard let seconds = DurationText.parse(argument), DurationText.hasUnit(argument), seconds > 0, seconds <= 30 * 86_400 else {
+                flash = "mute for how long? 15m, 1h, 2d… or nothing: until it recovers"
+                return []
+            }
+            return [.mute(selected.id, seconds)]
+        case "unmute":
+            return selectedPane.map { [.unmute($0.id)] } ?? []
         case "theme":
             guard let base = ThemeSpec.Base(rawValue: argument.lowercased()) else {
                 flash = "no theme \"\(argument)\": " + ThemeSpec.Base.allCases.map(\.rawValue).joined(separator: ", ")

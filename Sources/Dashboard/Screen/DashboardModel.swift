@@ -427,6 +427,13 @@ extension DashboardModel {
         case .retry: return selected.map { [.retry($0.id)] } ?? []
         case .reloadAll: return [.reloadAll]
         case .togglePause: return [.setPaused(!world.isPaused)]
+        case .toggleMute:
+            guard let selected else { return [] }
+            if selected.probe.silence?.reason == "muted" { return [.unmute(selected.id)] }
+            // For how long: typed, or completed with Tab (15m, 1h, recovered).
+            mode = .command
+            commandLine = "mute "
+            return []
         case .toggleRawValues:
             rawValues.toggle()
             return [.setRawValues(rawValues)]

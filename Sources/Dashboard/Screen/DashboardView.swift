@@ -320,6 +320,11 @@ extension DashboardView {
         }
         // Why the pane is not plainly ok, at its foot: an unmet expectation, or what keeps it
         // degraded ("1 of 3 failed probes before it fails", "0.85 meets the warn threshold > 0.8").
+        if let silence = pane.probe.silence {
+            // Its alerts are held: a quiet window or a mute, until when.
+            let until = silence.until.map { " until " + Formatting.clock($0, timeZone: timeZone, seconds: false) } ?? " until it recovers"
+            footNote("◌ " + silence.reason + until + " · no alerts", style: Style().dimmed, lines: 1, in: &inner, buffer: &buffer)
+        }
         if health == .blocked, let blockage = pane.probe.blockedBy {
             // On whom its failure waits, and since when that one is in trouble.
             let since = blockage.since.map { " · failing since " + Formatting.clock($0, timeZone: timeZone, seconds: false) } ?? ""

@@ -69,6 +69,10 @@ public struct PaneSpec: Sendable {
     /// The panes it waits on (`dependsOn:`, its service's included): while one is in trouble,
     /// its own failure is blocked, not an alert.
     public var dependsOn: [PaneDependency] = []
+    /// When it raises no alert (`quiet:`, its own or the file's).
+    public var quiet: [QuietWindow] = []
+    /// Its `quiet:` is its own (`quiet: []` included): the file's does not replace it.
+    var quietOwn = false
 
     public init(
         title: String, resource: ConfigString, params: [(name: String, value: ConfigString)], method: RequestMethod,

@@ -44,6 +44,16 @@ public enum MetricsExposition {
             for state in states { sample(&out, "hammock_pane_state", labels + [("state", state)], state == current ? 1 : 0) }
         }
 
+        family(&out, "hammock_pane_silenced", "gauge", "Whether the pane's alerts are held: 1 for the reason (quiet: a quiet window; muted: by a user), 0 for the other.")
+        for (pane, labels) in panes {
+            for reason in ["quiet", "muted"] { sample(&out, "hammock_pane_silenced", labels + [("reason", reason)], pane.silence?.reason == reason ? 1 : 0) }
+        }
+        family(&out, "hammock_pane_silenced_until_timestamp_seconds", "gauge", "When the pane's silence ends, in Unix time (none while muted until it recovers).")
+        for (pane, labels) in panes {
+            guard let until = pane.silence?.until else { continue }
+            sample(&out, "hammock_pane_silenced_until_timestamp_seconds", labels, (until + Date.timeIntervalBetween1970AndReferenceDate).rounded())
+        }
+
         family(&out, "hammock_expectations_met", "gauge", "Whether every expectation of the pane held on its latest probe (1) or not (0).")
         for (pane, labels) in probed where !pane.spec.expect.isEmpty {
             sample(&out, "hammock_expectations_met", labels, pane.unmetExpectation == nil && pane.verdict != .failing ? 1 : 0)

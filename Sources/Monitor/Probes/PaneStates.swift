@@ -28,6 +28,8 @@ public enum PaneStates {
             "waitingFor": pane.waitingFor.map(JSON.string) ?? .null,
             // Who its failure waits on (a pane it depends on, `login shop`, `the network`).
             "blockedBy": pane.health == .blocked ? pane.blockedBy.map { .string($0.by) } ?? .null : .null,
+            // Quiet or muted: it raises no alert until `until` (null: until it recovers).
+            "silenced": pane.silence.map { .object(["reason": .string($0.reason), "until": $0.until.map { .string(EventLine.timestamp($0)) } ?? .null]) } ?? .null,
             "method": .string(pane.spec.method.httpName),
             "ok": .bool(pane.verdict == .ok),
             "state": .string(pane.health.name),

@@ -62,6 +62,40 @@ public final class Probe {
     /// on was loading, and waits for that one's verdict.
     var countDeferred = false
 
+    /// Why its alerts are held now (a quiet window, a mute), and until when; nil when they are not.
+    public internal(set) var silence: Silence?
+    /// A mute the user set (`m`, `:mute 15m`): until a time, or until the pane recovers.
+    public internal(set) var mute: Mute?
+    /// Its alert fired while silenced: said when the silence ends, if it still fires.
+    var alertHeld = false
+
+    /// A user's mute.
+    public enum Mute: Sendable, Equatable {
+        case until(TimeInterval)
+        case untilRecovered
+    }
+
+    /// Why a pane's alerts are held.
+    public struct Silence: Sendable, Equatable {
+        /// "quiet" (a `quiet:` window) or "muted".
+        public let reason: String
+        /// When it ends, on the engine clock; nil: when the pane recovers.
+        public let until: TimeInterval?
+    }
+
+    /// Its silence at `now`: a mute first, then a quiet window.
+    func silence(at now: TimeInterval) -> Silence? {
+        switch mute {
+        case .until(let end) where end > now: return Silence(reason: "muted", until: end)
+        case .untilRecovered: return Silence(reason: "muted", until: nil)
+        default: break
+        }
+        let date = Date(timeIntervalSinceReferenceDate: now)
+        let ends = spec.quiet.compactMap { $0.end(containing: date) }
+        guard let end = ends.max() else { return nil }
+        return Silence(reason: "quiet", until: end.timeIntervalSinceReferenceDate)
+    }
+
     /// Who blocks a pane, and since when that one is in trouble.
     public struct Blockage: Sendable, Equatable {
         /// "Login", "login shop", "the network".

@@ -26,6 +26,7 @@ public struct ProbeReport: Sendable {
         let contentCheck: ContentCheck?
         let waitingFor: String?
         let blockedBy: Probe.Blockage?
+        let silence: Probe.Silence?
 
         init(
             health: Probe.Health,
@@ -44,7 +45,8 @@ public struct ProbeReport: Sendable {
             resource: ResourceSnapshot,
             contentCheck: ContentCheck?,
             waitingFor: String?,
-            blockedBy: Probe.Blockage?
+            blockedBy: Probe.Blockage?,
+            silence: Probe.Silence?
         ) {
             self.health = health
             self.verdict = verdict
@@ -63,6 +65,7 @@ public struct ProbeReport: Sendable {
             self.contentCheck = contentCheck
             self.waitingFor = waitingFor
             self.blockedBy = blockedBy
+            self.silence = silence
         }
     }
 
@@ -116,6 +119,8 @@ public struct ProbeReport: Sendable {
     public var waitingFor: String? { storage.waitingFor }
     /// Who blocks the pane's failure, and since when, or nil.
     public var blockedBy: Probe.Blockage? { storage.blockedBy }
+    /// Why its alerts are held (quiet, muted) and until when, or nil.
+    public var silence: Probe.Silence? { storage.silence }
 
     /// A report of a probe that has not run: waiting, with nothing to show.
     public init(
@@ -124,7 +129,7 @@ public struct ProbeReport: Sendable {
         errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
         probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
         resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
-        contentCheck: ContentCheck? = nil, waitingFor: String? = nil, blockedBy: Probe.Blockage? = nil
+        contentCheck: ContentCheck? = nil, waitingFor: String? = nil, blockedBy: Probe.Blockage? = nil, silence: Probe.Silence? = nil
     ) {
         storage = Storage(
             health: health,
@@ -143,7 +148,8 @@ public struct ProbeReport: Sendable {
             resource: resource,
             contentCheck: contentCheck,
             waitingFor: waitingFor,
-            blockedBy: blockedBy)
+            blockedBy: blockedBy,
+            silence: silence)
     }
 }
 
@@ -157,6 +163,6 @@ extension Probe {
             displayedError: displayedError, degradedReason: degradedReason(health: health, verdict: verdict),
             thresholdWarning: thresholdWarning, errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert,
             probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck,
-            waitingFor: waitingFor, blockedBy: blockedBy)
+            waitingFor: waitingFor, blockedBy: blockedBy, silence: silence)
     }
 }
