@@ -5,7 +5,7 @@ import ResourceEngine
 import Yams
 
 extension ConfigLoader {
-    static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved"]
+    static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved", "onChange"]
     static let webhookKeys = ["url", "headers", "body"]
     static let alertmanagerKeys = ["url", "labels", "resend"]
     static let quietKeys = ["days", "from", "to", "zone"]
@@ -115,6 +115,16 @@ extension ConfigLoader {
             case "bell": spec.bell = reader.bool(entry.value, name) ?? spec.bell
             case "notify": spec.notify = reader.bool(entry.value, name) ?? spec.notify
             case "onResolved": spec.onResolved = reader.bool(entry.value, name) ?? spec.onResolved
+            case "onChange":
+                // true: any change; false: none; a path or a list of paths: a change under one of them.
+                if let flag = entry.value.bool, entry.value.scalar.map({ ["true", "false"].contains($0.string) }) == true {
+                    spec.onChange = flag ? [] : nil
+                } else if let paths = reader.stringList(entry.value, name) {
+                    for path in paths where (try? JSONPath(path)) == nil {
+                        reader.problem(at: entry.value, "\(name): \"\(path)\" is not a JSON path (items[0].id, version)")
+                    }
+                    spec.onChange = paths
+                }
             case "timeout":
                 if let seconds = reader.duration(entry.value, name, minimum: 0.1) {
                     if seconds > AlertSpec.longestTimeout {

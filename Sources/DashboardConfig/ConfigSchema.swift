@@ -180,6 +180,7 @@ public enum ConfigSchema {
                     "description": "Post the alert",
                 ],
                 "remind": duration("Alert again while it fails"), "onResolved": boolean("Alert when it recovers too"),
+                "onChange": ["anyOf": [["type": "boolean"], ["type": "string"], ["type": "array", "items": ["type": "string"]]], "description": "Alert when the content (or these paths) changes"],
             ], description: description)
     }
 

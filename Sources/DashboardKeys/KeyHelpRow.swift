@@ -93,9 +93,9 @@ public struct KeyHelpRow: Sendable {
         KeyHelpRow(.zoom, [.pageDown, .pageUp], "a page down / up"),
         KeyHelpRow(.zoom, [.top, .bottom], "top / bottom"),
         KeyHelpRow(
-            .zoom, ZoomView.allCases.map { .zoomView($0) }, "views: data, response, request, timing, error",
+            .zoom, ZoomView.allCases.map { .zoomView($0) }, "views: data, response, request, timing, error, changes",
             readme:
-                "the zoom's views: data, response (status line, headers, body), request (method, URL as written and as sent, headers, body), timing (DNS, connect, TLS, first byte, total; p50/p95/max, uptime), error (message, since when, cause, error body)"
+                "the zoom's views: data, response (status line, headers, body), request (method, URL as written and as sent, headers, body), timing (DNS, connect, TLS, first byte, total; p50/p95/max, uptime), error (message, since when, cause, error body), changes (what changed in each new answer and when: JSON paths with old → new values, text lines)"
         ),
         KeyHelpRow(.zoom, [.nextZoomView, .previousZoomView], "next / previous view"),
         KeyHelpRow(

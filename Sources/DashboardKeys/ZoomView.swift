@@ -1,6 +1,6 @@
 /// What the zoomed pane shows: its data, or one side of its last exchange.
 public enum ZoomView: Int, CaseIterable, Sendable {
-    case data = 1, response, request, timing, error
+    case data = 1, response, request, timing, error, changes
 
     /// The footer's name for it, after its key (`2 response`).
     public var name: String {
@@ -10,6 +10,7 @@ public enum ZoomView: Int, CaseIterable, Sendable {
         case .request: "request"
         case .timing: "timing"
         case .error: "error"
+        case .changes: "changes"
         }
     }
 

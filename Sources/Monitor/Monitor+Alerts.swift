@@ -90,7 +90,7 @@ extension Monitor {
         onProbesChanged?([probe])
     }
 
-    private func act(_ kind: AlertActions.Alert.Kind, on probe: Probe, message: String, since: TimeInterval?) {
+    func act(_ kind: AlertActions.Alert.Kind, on probe: Probe, message: String, since: TimeInterval?) {
         guard actsOnAlerts, probe.spec.alerts.hasActions else { return }
         // A message may be a server's text: no escape sequence reaches a script's log or a
         // notification, and each value is one line.

@@ -26,7 +26,10 @@ extension Monitor {
         if let shown {
             // Before the source's own probes are judged: a value the dependents send as a
             // credential is then a secret when the source's content is checked for showing.
-            if case .newData = event { resolveDependents(ofProbesOf: shown) }
+            if case .newData(let source) = event {
+                noteContent(of: resource, shown: shown, from: source)
+                resolveDependents(ofProbesOf: shown)
+            }
             let roots = finished ? updateImplicitRoots(for: shown) : []
             evaluateProbes(shown, after: event)
             recordProbe(event, on: resource, shown: shown, at: now)

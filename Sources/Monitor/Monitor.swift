@@ -112,6 +112,8 @@ public final class Monitor {
         var historyCapacity = 0
         /// When the latest load of the resource started, in this run (the probes' cadence counts from it).
         var lastRequested: TimeInterval?
+        /// The content of its latest data, to diff the next answer against.
+        var lastContent: (any Sendable)?
 
         init(url: String, method: String, identity: String) {
             self.url = url

@@ -39,7 +39,7 @@ import TerminalUI
         #expect(lines.contains("←↓↑→ hjkl     move between panes"))
         #expect(lines.contains("Tab ⇧Tab      next / previous pane"))
         #expect(lines.contains("PgDn/Space PgUp  a page down / up"), "longer keys push their text on")
-        #expect(lines.contains("12345         views: data, response, request, timing, error"))
+        #expect(lines.contains("123456        views: data, response, request, timing, error, changes"))
         #expect(lines.contains("Zoomed pane") && lines.contains("Event log"))
         #expect(KeyMap.standard.hint(.scrollDown, in: .zoom) == "j/k scroll")
         #expect(KeyMap.standard.hint(.close, in: .zoom) == "q back")

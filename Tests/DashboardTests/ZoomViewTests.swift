@@ -224,7 +224,7 @@ import Testing
         var screen = try await zoom(.tab)
         #expect(screen[1].contains("Orders · response"))
         screen = try await h.press(.backTab, .backTab)
-        #expect(screen[1].contains("Orders · error"), "Shift-Tab goes back round the start")
+        #expect(screen[1].contains("Orders · changes"), "Shift-Tab goes back round the start")
         screen = try await h.press(.character("2"), .character("/"), .character("r"), .character("e"), .character("q"))
         #expect(screen.last?.contains("search: req▏") == true)
         screen = try await h.press(.enter)

@@ -28,7 +28,28 @@ extension DashboardView {
         case .request: return requestLines(pane, redact: redact)
         case .timing: return timingLines(pane, redact: redact)
         case .error: return errorLines(pane, redact: redact)
+        case .changes: return changeLines(pane)
         }
+    }
+
+    /// What changed in the pane's answers, newest first: when, then each path with its old and
+    /// new value (for text, the lines). Redacted when they were recorded.
+    private func changeLines(_ pane: PaneState) -> [DetailLine] {
+        let changes = pane.probe.changes
+        guard !changes.isEmpty else {
+            return [DetailLine(text: "No change seen yet: each new answer is compared with the one before.", style: Style().dimmed)]
+        }
+        var lines: [DetailLine] = [.heading("\(changes.count) change\(changes.count == 1 ? "" : "s"), newest first")]
+        for change in changes.reversed() {
+            lines.append(.blank)
+            lines.append(DetailLine(text: Formatting.clock(change.time, timeZone: timeZone) + "  " + Formatting.age(max(0, now - change.time)) + " ago", style: Style().bolded))
+            for item in change.diff.changes {
+                let style = item.old == nil ? Style().fg(.green) : item.new == nil ? Style().fg(.red) : Style.plain
+                lines.append(DetailLine(text: "  " + Sanitizer.line(item.line), style: style))
+            }
+            if change.diff.more > 0 { lines.append(DetailLine(text: "  … \(change.diff.more) more", style: Style().dimmed)) }
+        }
+        return lines
     }
 
     /// The latest exchange's answer: the error's when it is newer than the data.

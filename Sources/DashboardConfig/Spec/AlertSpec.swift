@@ -23,6 +23,9 @@ public struct AlertSpec: Sendable {
     public var remind: TimeInterval?
     /// Also act when the pane recovers.
     public var onResolved = true
+    /// Act when the content changes (`onChange: true`), or any of these paths in it
+    /// (`onChange: [version, build.commit]`); nil: never.
+    public var onChange: [String]?
     /// True when the file says `alerts:` for the pane (top level or its own): then its alert
     /// events (`AlertFiring`, `AlertResolved`) are logged; without, the log stays as it was.
     public var configured = false

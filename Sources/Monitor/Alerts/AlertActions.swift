@@ -15,6 +15,8 @@ final class AlertActions {
     struct Alert: Sendable {
         enum Kind: String, Sendable {
             case firing, reminder, resolved
+            /// The content changed (`alerts.onChange`).
+            case changed
         }
 
         let kind: Kind
@@ -50,6 +52,7 @@ final class AlertActions {
             case .firing: "\(pane) is \(state)"
             case .reminder: "\(pane) is still \(state)"
             case .resolved: "\(pane) is ok again"
+            case .changed: "\(pane) changed"
             }
         }
     }

@@ -62,6 +62,15 @@ public final class Probe {
     /// on was loading, and waits for that one's verdict.
     var countDeferred = false
 
+    /// One change of its content, and when (engine clock).
+    public struct ContentChange: Sendable {
+        public let time: TimeInterval
+        public let diff: ContentDiff
+    }
+
+    /// The latest changes of its content, oldest first (at most `Monitor.keptChanges`).
+    public internal(set) var changes: [ContentChange] = []
+
     /// Why its alerts are held now (a quiet window, a mute), and until when; nil when they are not.
     public internal(set) var silence: Silence?
     /// A mute the user set (`m`, `:mute 15m`): until a time, or until the pane recovers.

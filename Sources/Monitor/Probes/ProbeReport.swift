@@ -27,6 +27,7 @@ public struct ProbeReport: Sendable {
         let waitingFor: String?
         let blockedBy: Probe.Blockage?
         let silence: Probe.Silence?
+        let changes: [Probe.ContentChange]
 
         init(
             health: Probe.Health,
@@ -46,7 +47,8 @@ public struct ProbeReport: Sendable {
             contentCheck: ContentCheck?,
             waitingFor: String?,
             blockedBy: Probe.Blockage?,
-            silence: Probe.Silence?
+            silence: Probe.Silence?,
+            changes: [Probe.ContentChange]
         ) {
             self.health = health
             self.verdict = verdict
@@ -66,6 +68,7 @@ public struct ProbeReport: Sendable {
             self.waitingFor = waitingFor
             self.blockedBy = blockedBy
             self.silence = silence
+            self.changes = changes
         }
     }
 
@@ -121,6 +124,8 @@ public struct ProbeReport: Sendable {
     public var blockedBy: Probe.Blockage? { storage.blockedBy }
     /// Why its alerts are held (quiet, muted) and until when, or nil.
     public var silence: Probe.Silence? { storage.silence }
+    /// The latest changes of its content, oldest first.
+    public var changes: [Probe.ContentChange] { storage.changes }
 
     /// A report of a probe that has not run: waiting, with nothing to show.
     public init(
@@ -129,7 +134,8 @@ public struct ProbeReport: Sendable {
         errorIsExpected: Bool = false, lastAnswerTime: TimeInterval? = nil, alert: AlertTracker = AlertTracker(),
         probeCounts: ProbeCounts = ProbeCounts(), nextDue: TimeInterval? = nil,
         resource: ResourceSnapshot = ResourceSnapshot(isLoading: false, latestData: nil, latestError: nil),
-        contentCheck: ContentCheck? = nil, waitingFor: String? = nil, blockedBy: Probe.Blockage? = nil, silence: Probe.Silence? = nil
+        contentCheck: ContentCheck? = nil, waitingFor: String? = nil, blockedBy: Probe.Blockage? = nil, silence: Probe.Silence? = nil,
+        changes: [Probe.ContentChange] = []
     ) {
         storage = Storage(
             health: health,
@@ -149,7 +155,8 @@ public struct ProbeReport: Sendable {
             contentCheck: contentCheck,
             waitingFor: waitingFor,
             blockedBy: blockedBy,
-            silence: silence)
+            silence: silence,
+            changes: changes)
     }
 }
 
@@ -163,6 +170,7 @@ extension Probe {
             displayedError: displayedError, degradedReason: degradedReason(health: health, verdict: verdict),
             thresholdWarning: thresholdWarning, errorIsExpected: errorIsExpected, lastAnswerTime: lastAnswerTime, alert: alert,
             probeCounts: probeCounts, nextDue: cadenceDue, resource: resource.snapshot, contentCheck: contentCheck,
-            waitingFor: waitingFor, blockedBy: blockedBy, silence: silence)
+            waitingFor: waitingFor, blockedBy: blockedBy, silence: silence,
+            changes: changes)
     }
 }
