@@ -42,7 +42,7 @@ extension DashboardView {
         var lines: [DetailLine] = [.heading("\(changes.count) change\(changes.count == 1 ? "" : "s"), newest first")]
         for change in changes.reversed() {
             lines.append(.blank)
-            lines.append(DetailLine(text: Formatting.clock(change.time, timeZone: timeZone) + "  " + Formatting.age(max(0, now - change.time)) + " ago", style: Style().bolded))
+            lines.append(DetailLine(text: Formatting.clock(change.time, timeZone: timeZone) + "  " + Formatting.age(max(0, now - change.time)), style: Style().bolded))
             for item in change.diff.changes {
                 let style = item.old == nil ? Style().fg(.green) : item.new == nil ? Style().fg(.red) : Style.plain
                 lines.append(DetailLine(text: "  " + Sanitizer.line(item.line), style: style))
