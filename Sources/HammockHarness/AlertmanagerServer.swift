@@ -36,15 +36,8 @@ public final class AlertmanagerServer: Sendable {
             binary, "--config.file=\(config.path)", "--storage.path=\(directory.appendingPathComponent("data").path)",
             "--web.listen-address=127.0.0.1:\(port)", "--cluster.listen-address=",
         ]
-        do {
-            let (process, _) = try await WatchedProcess.start(argv, timeout: timeout) { output in
-                output.contains("msg=\"Listening on\"") ? true : nil
-            }
-            return AlertmanagerServer(process: process, directory: directory, port: port)
-        } catch {
-            try? FileManager.default.removeItem(at: directory)
-            throw error
-        }
+        let process = try await PrometheusServer.launch(argv, keeping: directory, readyWhen: "msg=\"Listening on\"", timeout: timeout)
+        return AlertmanagerServer(process: process, directory: directory, port: port)
     }
 
     /// Stops Alertmanager and removes its storage.

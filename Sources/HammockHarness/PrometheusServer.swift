@@ -50,11 +50,16 @@ public final class PrometheusServer: Sendable {
             "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
             "--web.listen-address=127.0.0.1:\(port)",
         ]
+        let process = try await launch(argv, keeping: directory, readyWhen: "Server is ready to receive web requests.", timeout: timeout)
+        return PrometheusServer(process: process, directory: directory, port: port)
+    }
+
+    /// Starts `argv` and waits for its log to say `ready`; on failure removes `directory` (its
+    /// storage) before throwing.
+    static func launch(_ argv: [String], keeping directory: URL, readyWhen ready: String, timeout: Duration) async throws -> WatchedProcess {
         do {
-            let (process, _) = try await WatchedProcess.start(argv, timeout: timeout) { output in
-                output.contains("Server is ready to receive web requests.") ? true : nil
-            }
-            return PrometheusServer(process: process, directory: directory, port: port)
+            let (process, _) = try await WatchedProcess.start(argv, timeout: timeout) { output in output.contains(ready) ? true : nil }
+            return process
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
