@@ -14,9 +14,10 @@ extension Monitor {
     func noteContent(of resource: Resource, shown: ResourceProbes, from source: ResourceEvent.NewDataSource) {
         guard let content = resource.latestData?.content else { return }
         let previous = shown.lastContent
-        shown.lastContent = content
-        guard source == .network, let previous, !Self.isSame(previous, content) else { return }
-        let diff = ContentDiff.between(previous, content).redacted(by: redactor)
+        let current = ResourceProbes.Content(content)
+        shown.lastContent = current
+        guard source == .network, let previous, let current, !previous.isSame(as: current) else { return }
+        let diff = ContentDiff.between(previous.value, content).redacted(by: redactor)
         guard !diff.isEmpty else { return }
         let now = clock.now
         for probe in shown.probes {
@@ -34,12 +35,6 @@ extension Monitor {
         }
     }
 
-    /// The very content (the pipeline hands a byte-identical body the content it made before).
-    private static func isSame(_ a: any Sendable, _ b: any Sendable) -> Bool {
-        if let a = a as? JSON, let b = b as? JSON { return a.isIdentical(to: b) }
-        if let a = a as? String, let b = b as? String { return a == b }
-        return false
-    }
 
     /// The changes of `diff` under `paths` as a line (`version: "1.4.2" → "1.4.3"`); any change
     /// when `paths` is empty; nil when none is under them.

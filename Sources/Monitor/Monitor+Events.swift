@@ -30,7 +30,8 @@ extension Monitor {
                 noteContent(of: resource, shown: shown, from: source)
                 resolveDependents(ofProbesOf: shown)
             }
-            let roots = finished ? updateImplicitRoots(for: shown) : []
+            // Only a failure makes a root, and only a root's answer hands one over.
+            let roots = finished && (resource.hasError || !implicitRoots.isEmpty) ? updateImplicitRoots(for: shown) : []
             evaluateProbes(shown, after: event)
             recordProbe(event, on: resource, shown: shown, at: now)
             for probe in shown.probes {
@@ -90,7 +91,9 @@ extension Monitor {
             probe.contentMayHaveChanged(by: event)
             let changed = probe.evaluate()
             // Before its alert counts the probe: a blocked failure does not.
-            updateBlockage(of: probe)
+            if probe.blockedBy != nil || probe.resource.hasError || probe.unmetExpectation != nil || probe.contentProblem != nil {
+                updateBlockage(of: probe)
+            }
             if changed.expectations {
                 log(probe.unmetExpectation == nil ? "ExpectationsMet" : "ExpectationFailed", probe: probe, message: probe.unmetExpectation)
             }

@@ -94,6 +94,7 @@ public final class Probe {
 
     /// Its silence at `now`: a mute first, then a quiet window.
     func silence(at now: TimeInterval) -> Silence? {
+        if mute == nil, spec.quiet.isEmpty { return nil }
         switch mute {
         case .until(let end) where end > now: return Silence(reason: "muted", until: end)
         case .untilRecovered: return Silence(reason: "muted", until: nil)
