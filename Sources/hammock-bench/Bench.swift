@@ -14,6 +14,7 @@ import ResourceEngine
 ///     .build/release/hammock-bench soak --minutes 10 --endpoints 200   (--floor, --floor-curl: a floor loop instead)
 ///     .build/release/hammock-bench serve                     the bench's server alone, for experiments
 ///     .build/release/hammock-bench link-order                rewrite Sources/hammock/hammock.order (needs valgrind)
+///     .build/release/hammock-bench size                      the binary: sizes, ICU data, Foundation modules linked
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
 ///     .build/release/hammock-bench instructions --serve          the same of `hammock serve`: the engine's path, no frames
 ///     .build/release/hammock-bench ratio --endpoints 1000 --runs 5   the dashboard against the C floor, interleaved runs
@@ -30,6 +31,7 @@ struct Bench {
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
+                       hammock-bench size [--baseline HAMMOCK]   (sizes, ICU data, Foundation modules linked)
                        hammock-bench instructions [--endpoints 50] [--seconds 30] [--serve] [--origin builtin|nginx]
                        hammock-bench ratio [--endpoints 1000] [--runs 5] [--origin builtin|nginx]
                        hammock-bench compare --baseline HAMMOCK [--candidate HAMMOCK] [--endpoints 1000] [--pairs 4]
@@ -74,6 +76,10 @@ struct Bench {
                 try await LinkOrder.run(output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] } ?? "Sources/hammock/hammock.order")
                 return
             }
+            if arguments.first == "size" {
+                try BinarySize.run(baseline: arguments.firstIndex(of: "--baseline").map { arguments[$0 + 1] })
+                return
+            }
             if arguments.first == "instructions" {
                 try await InstructionCount.run(
                     endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30,
@@ -110,7 +116,7 @@ struct Bench {
     static func usageProblem(_ arguments: [String]) -> String? {
         if arguments.contains("--help") || arguments.contains("-h") { return "" }
         if let first = arguments.first, first.hasPrefix("floor-worker") { return nil }
-        let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio", "compare"]
+        let commands = ["engine", "soak", "serve", "link-order", "instructions", "ratio", "compare", "size"]
         let flags = ["--quick", "--floor", "--floor-curl", "--serve"]
         let valued = [
             "--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs",

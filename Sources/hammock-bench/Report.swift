@@ -18,6 +18,7 @@ enum Report {
             Measured by `swift build \(build) && .build/release/\(command)` (release build,
             \(isStatic ? "Swift runtime linked statically" : "Swift runtime linked dynamically")) on \(machine()).
             \(orderLine(hammock: hammock))\(exportLine(hammock: hammock))
+            The binary: \((try? BinarySize.measure(hammock))?.summary ?? "not measured").
             Figures from one run; rerun the command to reproduce.
 
             ## Engine and screen (in process)
