@@ -48,6 +48,7 @@ extension ConfigLoader {
                         return nil
                     }
                     window.zone = zone
+                    window.zoneName = text
                 default: break
                 }
             }

@@ -137,10 +137,15 @@ extension DashboardSpec {
             lines.append(parts.joined(separator: " "))
         }
         if alerts.configured { lines.append("  alerts: \(alerts.summary)") }
+        if let alertmanager { lines.append("  alertmanager \(alertmanager.url.display), resent every \(DurationText.format(alertmanager.resend))") }
+        if !connectivity.isEmpty { lines.append("  connectivity: " + connectivity.map(\.display).joined(separator: ", ")) }
         for pane in panes {
             var line = "  pane \"\(pane.title)\": \(pane.method.httpName) \(displayURL(for: pane)) every \(DurationText.format(refreshInterval(for: pane))) as \(pane.show.rawValue)"
             if let body = pane.body { line += " (body \(body.kindDescription))" }
             if let name = pane.service { line += " [service \(name)]" }
+            if let chain = pane.chain { line += "; takes values from " + chain.sources.joined(separator: ", ") }
+            if !pane.dependsOn.isEmpty { line += "; depends on " + pane.dependsOn.map(\.title).joined(separator: ", ") }
+            if !pane.quiet.isEmpty { line += "; quiet " + pane.quiet.map(\.summary).joined(separator: ", ") }
             lines.append(line)
         }
         return lines.joined(separator: "\n")

@@ -11,6 +11,8 @@ public struct QuietWindow: Sendable, Equatable {
     public var to: Int
     /// The zone its times are in; nil: this machine's.
     public var zone: TimeZone?
+    /// The zone as the config names it (`UTC`: Foundation calls that one GMT).
+    public var zoneName: String?
 
     public init(days: [Int] = [], from: Int, to: Int, zone: TimeZone? = nil) {
         self.days = days
@@ -47,6 +49,6 @@ public struct QuietWindow: Sendable, Equatable {
     public var summary: String {
         func clock(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
         let named = days.map { QuietWindow.dayNames[$0 - 1] }.joined(separator: ", ")
-        return (named.isEmpty ? "" : named + " ") + clock(from) + "–" + clock(to) + (zone.map { " " + $0.identifier } ?? "")
+        return (named.isEmpty ? "" : named + " ") + clock(from) + "–" + clock(to) + ((zoneName ?? zone?.identifier).map { " " + $0 } ?? "")
     }
 }
