@@ -117,6 +117,9 @@ extension Monitor {
         for dependent in dependents[ObjectIdentifier(probe)] ?? [] { resolveChain(of: dependent) }
     }
 
+    /// The longest value a pane sends on, in bytes.
+    static let longestChainedValue = 2_048
+
     /// The text a reference stands for in `source`'s latest data, or why there is none.
     static func value(of reference: PaneChain.Reference, in source: Probe) -> Result<String, PaneChain.ChainFailure> {
         let name = reference.source
@@ -136,7 +139,13 @@ extension Monitor {
         }
         let what = reference.path?.text ?? "its data"
         switch value {
-        case .string(let text): return text.isEmpty ? failure("\(what) is empty") : .success(text)
+        case .string(let text):
+            if text.isEmpty { return failure("\(what) is empty") }
+            // A value goes into a URL or a header: a document is not one.
+            if text.utf8.count > Self.longestChainedValue {
+                return failure("\(what) is \(text.utf8.count) bytes long; a value sent on is at most \(Self.longestChainedValue)")
+            }
+            return .success(text)
         case .int(let number): return .success(String(number))
         case .double(let number): return .success(JSON.format(number))
         case .bigInteger(let digits): return .success(digits)

@@ -101,6 +101,11 @@ import Testing
         // A key does not send the placeholder.
         #expect(run.pane("Order").reload() == nil)
 
+        // A value that is a document, not a value: it waits, and says why.
+        await origin.setLatest(#"{"items":[{"id":"\#(String(repeating: "x", count: 5_000))"}]}"#)
+        try await run.advance(1)
+        #expect(run.pane("Order").probe.waitingFor == "waiting for Latest: items.0.id is 5000 bytes long; a value sent on is at most 2048")
+
         // It comes back: the earlier value's resource still holds its answer.
         await origin.setLatest(#"{"items":[{"id":41}]}"#)
         try await run.advance(1)
