@@ -27,6 +27,10 @@ public struct ContentDiff: Sendable, Equatable {
     public internal(set) var more = 0
 
     public static let limit = 50
+    /// Past this many, changes are no longer counted (`more` says "at least"): an answer that
+    /// changed everywhere is not walked to its end.
+    static let countLimit = 10_000
+    var isFull: Bool { more >= Self.countLimit }
     /// The longest value shown, in characters.
     static let valueLength = 120
 
@@ -36,7 +40,7 @@ public struct ContentDiff: Sendable, Equatable {
     public var summary: String {
         let shown = changes.prefix(3).map(\.line).joined(separator: "; ")
         let rest = changes.count - min(3, changes.count) + more
-        return shown + (rest > 0 ? " (+\(rest) more)" : "")
+        return shown + (rest > 0 ? " (+\(rest)\(isFull ? " or" : "") more)" : "")
     }
 
     mutating func add(_ change: Change) {
@@ -56,6 +60,7 @@ public struct ContentDiff: Sendable, Equatable {
 
     @MainActor
     private mutating func walk(_ old: JSON?, _ new: JSON?, path: String) {
+        guard !isFull else { return }
         switch (old, new) {
         case (.object(let a)?, .object(let b)?):
             for (key, value) in a.members { walk(value, b[key], path: Self.member(path, key)) }
@@ -82,7 +87,7 @@ public struct ContentDiff: Sendable, Equatable {
             endA -= 1
             endB -= 1
         }
-        for index in start..<max(endA, endB) {
+        for index in start..<max(endA, endB) where !isFull {
             let removed = index < endA ? Self.clip(String(a[index])) : nil
             let added = index < endB ? Self.clip(String(b[index])) : nil
             add(Change(path: "line \(index + 1)", old: removed, new: added))
