@@ -75,6 +75,16 @@ import Testing
         await run.stop()
     }
 
+    @Test func aDiffIsBoundedWhateverTheAnswers() throws {
+        let old = JSON.array((0..<30_000).map { JSON.int($0) })
+        let new = JSON.array((0..<30_000).map { JSON.int($0 + 1) })
+        let diff = ContentDiff.between(old, new)
+        #expect(diff.changes.count == ContentDiff.limit && diff.more == 10_000, "\(diff.changes.count) \(diff.more)")
+        #expect(diff.summary.hasSuffix("(+10047 or more)"), "\(diff.summary)")
+        let text = ContentDiff.between("a\nb\nc", "a\nB\nc")
+        #expect(text.changes.map(\.line) == ["line 2: b → B"])
+    }
+
     @Test func onChangeIsCheckedWhereItIsWritten() throws {
         let spec = try ConfigLoader.parse("""
             service: { baseURL: "https://api.test/" }
