@@ -17,6 +17,7 @@ extension Monitor {
             guard let chain = probe.spec.chain else { continue }
             probe.chainSources = chain.sources.compactMap { byTitle[$0] }
             probe.chainSecrets = spec.liveSecrets.source()
+            probe.writtenURL = chain.writtenURL(of: probe.spec, base: spec.serviceSpec(for: probe.spec).baseURL?.value)
             for source in probe.chainSources { dependents[ObjectIdentifier(source), default: []].append(probe) }
         }
         for probe in probes where probe.spec.chain != nil { resolveChain(of: probe) }

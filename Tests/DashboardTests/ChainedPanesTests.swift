@@ -112,7 +112,8 @@ import Testing
         #expect(run.pane("Order").probe.health == .ok)
         #expect(run.pane("Audit").probe.waitingFor == nil)
         let metrics = MetricsExposition.render(run.app.monitor, location: nil)
-        #expect(metrics.contains(#"url="\#(run.server.baseURL)orders/${pane:Latest:items.0.id}""#), "one series per pane, whatever value it takes")
+        #expect(metrics.contains(#"url="\#(run.server.baseURL)orders/${pane:Latest:items.0.id}""#), "one series per pane, whatever value it takes: \(metrics)")
+        #expect(metrics.contains(#"url="\#(run.server.baseURL)audit?order=${pane:Order:id}&api_key=•••""#), "a credential param masked: \(metrics)")
         let events = run.app.monitor.eventLog.entries.map { "\($0.event) \($0.panes.joined()) \($0.message ?? "")" }
         #expect(events.contains { $0.hasPrefix("RequestChanged Order now ") && $0.hasSuffix("orders/42") }, "\(events)")
         #expect(events.contains("Waiting Audit waiting for Order"), "\(events)")

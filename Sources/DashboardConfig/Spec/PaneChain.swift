@@ -102,6 +102,20 @@ public struct PaneChain: Sendable {
         return .success(resolved)
     }
 
+    /// The pane's URL with its variables filled in and each reference as written
+    /// (`http://127.0.0.1:8731/orders/${pane:Orders:items[0].id}`): what names it in `/metrics`,
+    /// whatever values it takes.
+    public func writtenURL(of pane: PaneSpec, base: String?) -> String {
+        func text(_ place: Place, _ fallback: String) -> String {
+            guard let field = fields.first(where: { $0.place == place }) else { return fallback }
+            let template = EnvironmentInterpolator.template(of: field.pieces) { "${pane:" + $0 + "}" }
+            return (try? interpolator.interpolate(template).get().value) ?? fallback
+        }
+        let resource = text(.resource, pane.resource.value)
+        let params = pane.params.map { ($0.name, text(.param($0.name), $0.value.value)) }
+        return WrittenURL.absolute(base: base, written: resource, params: params, encoding: false) ?? resource
+    }
+
     /// Why a chained pane's request cannot be made.
     public struct ChainFailure: Error, Sendable, Equatable, CustomStringConvertible {
         public let message: String
