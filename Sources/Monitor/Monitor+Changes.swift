@@ -14,7 +14,7 @@ extension Monitor {
     func noteContent(of resource: Resource, shown: ResourceProbes, from source: ResourceEvent.NewDataSource) {
         guard let content = resource.latestData?.content else { return }
         let previous = shown.lastContent
-        let current = ResourceProbes.Content(content)
+        let current = ContentValue(content)
         shown.lastContent = current
         guard source == .network, let previous, let current, !previous.isSame(as: current) else { return }
         let diff = ContentDiff.between(previous.value, content).redacted(by: redactor)

@@ -113,36 +113,7 @@ public final class Monitor {
         /// When the latest load of the resource started, in this run (the probes' cadence counts from it).
         var lastRequested: TimeInterval?
         /// The content of its latest data, to diff the next answer against.
-        var lastContent: Content?
-
-        /// A content that can be diffed: JSON or text, cast once.
-        enum Content {
-            case json(JSON), text(String)
-
-            init?(_ content: any Sendable) {
-                switch content {
-                case let json as JSON: self = .json(json)
-                case let text as String: self = .text(text)
-                default: return nil
-                }
-            }
-
-            var value: any Sendable {
-                switch self {
-                case .json(let json): json
-                case .text(let text): text
-                }
-            }
-
-            /// The very content (the pipeline hands a byte-identical body the content it made before).
-            func isSame(as other: Content) -> Bool {
-                switch (self, other) {
-                case (.json(let a), .json(let b)): a.isIdentical(to: b)
-                case (.text(let a), .text(let b)): a == b
-                default: false
-                }
-            }
-        }
+        var lastContent: ContentValue?
 
         init(url: String, method: String, identity: String) {
             self.url = url

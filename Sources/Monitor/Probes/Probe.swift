@@ -141,27 +141,7 @@ public final class Probe {
     /// The shown content with the spec applied; made again only when the content changes.
     private var cachedCheck: ContentCheck?
     /// The content `cachedCheck` was made from, when JSON or text, and the redactor's secrets then.
-    private var cachedSource: (content: Source, secrets: Int)?
-
-    private enum Source {
-        case json(JSON), text(String)
-
-        init?(_ content: any Sendable) {
-            switch content {
-            case let json as JSON: self = .json(json)
-            case let text as String: self = .text(text)
-            default: return nil
-            }
-        }
-
-        /// The very content this was (see `JSON.isIdentical(to:)`).
-        func isIdentical(to content: any Sendable) -> Bool {
-            switch self {
-            case .json(let json): (content as? JSON).map(json.isIdentical(to:)) ?? false
-            case .text(let text): (content as? String) == text
-            }
-        }
-    }
+    private var cachedSource: (content: ContentValue, secrets: Int)?
 
     /// A probe of `resource` as `spec` says.
     public init(spec: PaneSpec, resource: Resource, every: TimeInterval? = nil, displayURL: String? = nil, redactor: Redactor = .none) {
@@ -310,7 +290,7 @@ public final class Probe {
         let secrets = redactor.secretsVersion
         let check = ContentCheck(shape: contentShape, content: redactor.redact(content: entity.content))
         cachedCheck = check
-        cachedSource = Source(entity.content).map { ($0, secrets) }
+        cachedSource = ContentValue(entity.content).map { ($0, secrets) }
         return check
     }
 
