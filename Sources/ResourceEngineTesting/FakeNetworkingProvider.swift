@@ -48,7 +48,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     }
 
     /// Produces the response for one request.
-    public typealias Responder = @MainActor (URLRequest) -> FakeResponse
+    public typealias Responder = @MainActor (OutgoingRequest) -> FakeResponse
 
     private struct Stub {
         let method: String?
@@ -58,7 +58,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
 
     private struct Pending {
         let id: Int
-        let request: URLRequest
+        let request: OutgoingRequest
         let deliver: @Sendable (FakeResponse) -> Void
     }
 
@@ -67,7 +67,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     private var nextID = 0
 
     /// Every request received, in order.
-    public private(set) var receivedRequests: [URLRequest] = []
+    public private(set) var receivedRequests: [OutgoingRequest] = []
     /// The transport options each request came with, in the same order.
     public private(set) var receivedTransports: [TransportOptions] = []
     /// How many requests were cancelled by the engine.
@@ -95,7 +95,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     }
 
     /// The requests waiting for release, oldest first.
-    public var heldRequests: [URLRequest] { pending.map(\.request) }
+    public var heldRequests: [OutgoingRequest] { pending.map(\.request) }
 
     /// Sends the responses to every held request.
     public func releaseAll() {
@@ -112,7 +112,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
     }
 
     public func startRequest(
-        _ request: URLRequest,
+        _ request: OutgoingRequest,
         transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
@@ -144,7 +144,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
         return Transfer(id: id, provider: self)
     }
 
-    private func respond(to request: URLRequest) -> FakeResponse {
+    private func respond(to request: OutgoingRequest) -> FakeResponse {
         let url = request.url?.absoluteString ?? ""
         let method = request.httpMethod ?? "GET"
         guard let stub = stubs.last(where: { $0.url == url && ($0.method == nil || $0.method == method) }) else {

@@ -319,7 +319,7 @@ enum FloorWorker {
     static func runCurl(baseURL: String, endpoints: Int, seconds: Int) {
         let provider = CurlProvider()
         loop(endpoints: endpoints, seconds: seconds) { i, group in
-            _ = provider.startRequest(URLRequest(url: URL(string: "\(baseURL)e/\(i)")!), progress: { _ in }) { _ in group.leave() }
+            _ = provider.startRequest(OutgoingRequest(url: URL(string: "\(baseURL)e/\(i)")!), progress: { _ in }) { _ in group.leave() }
         }
     }
 

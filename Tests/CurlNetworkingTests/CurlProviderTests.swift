@@ -368,7 +368,7 @@ import LoopbackHTTP
         }
         var provider: CurlProvider? = CurlProvider()
         let outcome: String = try await awaitCallback("the cancelled completion") { done in
-            _ = provider?.startRequest(URLRequest(url: URL(string: server.url("/hang"))!), progress: { _ in }) { result in
+            _ = provider?.startRequest(OutgoingRequest(url: URL(string: server.url("/hang"))!), progress: { _ in }) { result in
                 let text = "\(result.response == nil) \((result.error as? URLError)?.code == .cancelled)"
                 DispatchQueue.main.async { MainActor.assumeIsolated { done(text) } }
             }
@@ -391,7 +391,7 @@ import LoopbackHTTP
             let reports = Mutex<[Double]>([])
             let bytes: Int = try await awaitCallback("the response to \(path)") { done in
                 _ = provider.startRequest(
-                    URLRequest(url: URL(string: server.url(path))!),
+                    OutgoingRequest(url: URL(string: server.url(path))!),
                     progress: { fraction in reports.withLock { $0.append(fraction) } }
                 ) { result in
                     let count = result.body?.count ?? -1
@@ -414,7 +414,7 @@ import LoopbackHTTP
 
     @Test func aURLLibcurlCannotUseFailsAtOnce() async throws {
         let provider = CurlProvider()
-        var request = URLRequest(url: URL(string: "ftp://127.0.0.1/file")!)
+        var request = OutgoingRequest(url: URL(string: "ftp://127.0.0.1/file")!)
         request.timeoutInterval = 5
         let message: String = try await awaitCallback("the failure") { done in
             _ = provider.startRequest(request, progress: { _ in }) { result in

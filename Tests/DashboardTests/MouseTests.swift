@@ -5,6 +5,7 @@ import DashboardTesting
 import ResourceEngineTesting
 import Foundation
 import Monitor
+import ResourceEngine
 import FoundationNetworking
 import TerminalUI
 import Testing

@@ -4,6 +4,7 @@ import DashboardKeys
 import DashboardTesting
 import Foundation
 import FoundationNetworking
+import ResourceEngine
 import ResourceEngineTesting
 import Testing
 import TerminalUI

@@ -13,7 +13,7 @@ import Testing
     let h = Harness()
     var url: String { h.service.resource("/search").url.absoluteString }
 
-    private func bodyText(_ request: URLRequest?) -> String? {
+    private func bodyText(_ request: OutgoingRequest?) -> String? {
         request?.httpBody.map { String(decoding: $0, as: UTF8.self) }
     }
 

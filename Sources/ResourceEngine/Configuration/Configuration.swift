@@ -94,7 +94,7 @@ public struct Configuration {
     }
 
     /// The mutation closures, in the order added.
-    public var requestMutations: [@MainActor (inout URLRequest) -> Void] { storage.value.requestMutations }
+    public var requestMutations: [@MainActor (inout OutgoingRequest) -> Void] { storage.value.requestMutations }
 
     /// The decorators, in the order added.
     public var requestDecorators: [@MainActor (Resource, Request) -> Request] { storage.value.requestDecorators }
@@ -114,7 +114,7 @@ public struct Configuration {
         var pipeline = Pipeline()
         var cache: (any EntityCache)?
         var cacheNamespace = ""
-        var requestMutations: [@MainActor (inout URLRequest) -> Void] = []
+        var requestMutations: [@MainActor (inout OutgoingRequest) -> Void] = []
         var requestDecorators: [@MainActor (Resource, Request) -> Request] = []
     }
 
@@ -124,10 +124,10 @@ public struct Configuration {
     /// 60 s, no headers, an empty pipeline (a `Service` adds its standard parsers to it).
     public init() {}
 
-    /// Adds a closure that may alter each `URLRequest` before it is sent.
+    /// Adds a closure that may alter each `OutgoingRequest` before it is sent.
     ///
     /// Runs after the caller's own mutation (so it can override `Content-Type`), in the order added.
-    public mutating func mutateRequests(with mutation: @escaping @MainActor (inout URLRequest) -> Void) {
+    public mutating func mutateRequests(with mutation: @escaping @MainActor (inout OutgoingRequest) -> Void) {
         storage.value.requestMutations.append(mutation)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The transport seam: sends a `URLRequest` and reports the raw outcome as a `NetworkResult`.
+/// The transport seam: sends a `OutgoingRequest` and reports the raw outcome as a `NetworkResult`.
 ///
 /// The engine never talks to the network directly. `URLSessionProvider` is the default one,
 /// `CurlProvider` (libcurl) the one to use on Linux; tests use `FakeNetworkingProvider` from
@@ -13,7 +13,7 @@ import FoundationNetworking
 public protocol NetworkingProvider: AnyObject {
     /// Starts `request` with the `transport` options configured for its URL.
     func startRequest(
-        _ request: URLRequest,
+        _ request: OutgoingRequest,
         transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
@@ -32,7 +32,7 @@ extension NetworkingProvider {
 extension NetworkingProvider {
     /// Starts `request` with default transport options.
     public func startRequest(
-        _ request: URLRequest,
+        _ request: OutgoingRequest,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
     ) -> any RequestNetworking {

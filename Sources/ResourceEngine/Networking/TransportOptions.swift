@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// How a request travels, beyond what a `URLRequest` says: TLS trust and identity, redirects,
+/// How a request travels, beyond what an `OutgoingRequest` says: TLS trust and identity, redirects,
 /// credentials the transport negotiates itself, a cookie jar.
 ///
 /// Set per URL pattern like everything else (`Configuration.transport`) and handed to the

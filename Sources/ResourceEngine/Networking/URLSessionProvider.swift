@@ -38,7 +38,7 @@ public final class URLSessionProvider: NetworkingProvider {
     }
 
     public func startRequest(
-        _ request: URLRequest,
+        _ request: OutgoingRequest,
         transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void
@@ -46,7 +46,11 @@ public final class URLSessionProvider: NetworkingProvider {
         let timeout = request.timeoutInterval
         // swift-corelibs-foundation hands libcurl whole seconds (0.3 s becomes "time out now"), so
         // URLSession gets a rounded-up limit and our own deadline below decides.
-        var sessionRequest = request
+        var sessionRequest = URLRequest(url: request.url ?? URL(string: "invalid:")!)
+        sessionRequest.httpMethod = request.httpMethod ?? "GET"
+        sessionRequest.httpBody = request.httpBody
+        for field in request.headerFields { sessionRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        sessionRequest.timeoutInterval = timeout
         if timeout > 0, timeout.isFinite { sessionRequest.timeoutInterval = timeout.rounded(.up) + 1 }
         let task = session.dataTask(with: sessionRequest)
         let id = task.taskIdentifier

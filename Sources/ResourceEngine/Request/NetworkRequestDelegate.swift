@@ -12,14 +12,14 @@ import FoundationNetworking
 @MainActor
 final class NetworkRequestDelegate: RequestDelegate {
     let resource: Resource
-    let requestBuilder: @MainActor () -> URLRequest
-    let underlyingRequest: URLRequest
+    let requestBuilder: @MainActor () -> OutgoingRequest
+    let underlyingRequest: OutgoingRequest
     private var networking: (any RequestNetworking)?
     /// The progress estimate, and the timer that reports it.
     private var estimate = ProgressEstimate(isGet: true)
     private var progressTimer: EngineTimer?
 
-    init(resource: Resource, requestBuilder: @escaping @MainActor () -> URLRequest) {
+    init(resource: Resource, requestBuilder: @escaping @MainActor () -> OutgoingRequest) {
         self.resource = resource
         self.requestBuilder = requestBuilder
         self.underlyingRequest = requestBuilder()

@@ -61,7 +61,7 @@ public final class Request {
 
     /// A new, unstarted request that performs the same work again. Hooks are not copied.
     ///
-    /// A network request rebuilds its `URLRequest`, so it picks up configuration changes made since.
+    /// A network request rebuilds its `OutgoingRequest`, so it picks up configuration changes made since.
     public func repeated() -> Request {
         if delegate is HardWiredRequestDelegate { return self }
         return Request(delegate: delegate.repeated())

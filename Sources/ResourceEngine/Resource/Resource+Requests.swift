@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 extension Resource {
-    /// A change to a `URLRequest` before it is sent.
-    public typealias RequestMutation = @MainActor (inout URLRequest) -> Void
+    /// A change to a `OutgoingRequest` before it is sent.
+    public typealias RequestMutation = @MainActor (inout OutgoingRequest) -> Void
 
     /// Sends a request. Its outcome never changes this resource's state (use `load(using:)` for that).
     ///
@@ -20,7 +20,7 @@ extension Resource {
                     cause: RequestError.Cause.InvalidURL(urlSource: invalidURLSource ?? nil)))
         }
         let delegate = NetworkRequestDelegate(resource: self) { [self] in
-            buildURLRequest(method: method, requestMutation: requestMutation)
+            buildRequest(method: method, requestMutation: requestMutation)
         }
         var request = Request(delegate: delegate)
         let decoratingMethod = RequestMethod(httpName: delegate.underlyingRequest.httpMethod)
@@ -112,26 +112,27 @@ extension Resource {
         string.addingPercentEncoding(withAllowedCharacters: formAllowed)
     }
 
-    func buildURLRequest(method: RequestMethod, requestMutation: RequestMutation) -> URLRequest {
-        var urlRequest = URLRequest(url: url)
-        // GET is URLRequest's own method, and its setter is not cheap on Linux (an NSURLRequest copy).
-        if method != .get { urlRequest.httpMethod = method.httpName }
+    /// The request `method` sends now: the configuration's headers (computed ones asked now), the
+    /// caller's mutation, the configured mutations, the load request's omitted headers.
+    func buildRequest(method: RequestMethod, requestMutation: RequestMutation) -> OutgoingRequest {
+        var request = OutgoingRequest(url: url)
+        if method != .get { request.httpMethod = method.httpName }
         let configuration = configuration(for: method)
-        urlRequest.timeoutInterval = configuration.timeout
+        request.timeoutInterval = configuration.timeout
         for (name, value) in configuration.headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
+            request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in configuration.computedHeaders {
-            if let value = value() { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            if let value = value() { request.setValue(value, forHTTPHeaderField: name) }
         }
-        requestMutation(&urlRequest)
+        requestMutation(&request)
         for mutation in configuration.requestMutations {
-            mutation(&urlRequest)
+            mutation(&request)
         }
         for name in loadRequest?.omittedHeaders ?? [] {
-            urlRequest.setValue(nil, forHTTPHeaderField: name)
+            request.setValue(nil, forHTTPHeaderField: name)
         }
-        return urlRequest
+        return request
     }
 
     // MARK: Requests that are not network requests

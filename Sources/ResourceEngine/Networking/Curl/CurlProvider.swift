@@ -13,7 +13,7 @@ import Synchronization
 /// into megabytes an hour; here every request runs on an easy handle of its own, and a plain
 /// GET's handle is kept for a later request with the same TLS settings (`CurlHandlePool`).
 /// The rest is what the engine expects of a provider: a total deadline from
-/// `URLRequest.timeoutInterval` (libcurl's, so a dripping server still times out), a cap on
+/// `OutgoingRequest.timeoutInterval` (libcurl's, so a dripping server still times out), a cap on
 /// the decoded body (`ResponseTooLarge`), redirects followed (http and https only), compressed
 /// bodies decoded, TLS verified against the system's roots, proxies from the environment
 /// (`http_proxy`, `https_proxy`, `no_proxy`), kept-alive connections, HTTP/2 where the server
@@ -100,7 +100,7 @@ public final class CurlProvider: NetworkingProvider {
     public var handlesMade: Int { handles.handlesMade }
 
     public func startRequest(
-        _ request: URLRequest,
+        _ request: OutgoingRequest,
         transport: TransportOptions,
         progress: @escaping @Sendable (Double) -> Void,
         completion: @escaping @Sendable (NetworkResult) -> Void

@@ -64,7 +64,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
     /// when the request has no usable URL or libcurl refuses it.
     init?(
-        id: Int, request: URLRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
+        id: Int, request: OutgoingRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
         userAgentLine: String, pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
         guard let url = request.url, let (easy, reused) = pool.take(for: transport.tls) else {
