@@ -46,6 +46,7 @@ let package = Package(
         .executable(name: "hammock", targets: ["hammock"]),
         .library(name: "ResourceEngine", targets: ["ResourceEngine"]),
         .library(name: "ResourceEngineTesting", targets: ["ResourceEngineTesting"]),
+        .library(name: "URLSessionNetworking", targets: ["URLSessionNetworking"]),
         .library(name: "HammockMallocCount", type: .dynamic, targets: ["CMallocCount"]),
     ],
     dependencies: [
@@ -65,6 +66,9 @@ let package = Package(
         .target(name: "ResourceEngine", dependencies: ["PrivateFiles", "CCurl"], swiftSettings: strict),
         // The engine's doubles: fake networking, a manual clock, a recording observer.
         .target(name: "ResourceEngineTesting", dependencies: ["ResourceEngine"], swiftSettings: strict),
+        // The engine over Foundation's URLSession: a transport the shipped binary does not link
+        // (it brings FoundationNetworking); the tests run the engine over both.
+        .target(name: "URLSessionNetworking", dependencies: ["ResourceEngine"], swiftSettings: strict),
 
         // MARK: The terminal
         .target(name: "TerminalUI", swiftSettings: strict),
@@ -139,7 +143,7 @@ let package = Package(
         // The engine over both real transports (URLSession and libcurl) against servers on 127.0.0.1.
         .testTarget(
             name: "TransportTests",
-            dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
+            dependencies: ["ResourceEngine", "ResourceEngineTesting", "URLSessionNetworking", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
             swiftSettings: strict),
         .testTarget(
             name: "CurlNetworkingTests",

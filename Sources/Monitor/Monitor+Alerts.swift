@@ -1,6 +1,5 @@
 import DashboardConfig
 import Foundation
-import FoundationNetworking
 import Redaction
 import ResourceEngine
 

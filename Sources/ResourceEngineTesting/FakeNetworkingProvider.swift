@@ -1,9 +1,6 @@
 import Dispatch
 import Foundation
 import ResourceEngine
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// In-memory networking for tests: canned responses by URL, every request recorded, and the
 /// option to hold responses back and release them when the test says so.

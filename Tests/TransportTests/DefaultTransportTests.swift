@@ -2,6 +2,7 @@ import Foundation
 import HammockHarness
 @testable import ResourceEngine
 import ResourceEngineTesting
+import URLSessionNetworking
 import Testing
 
 /// A `Service` made without a transport uses libcurl, not URLSession (which keeps about 200

@@ -4,6 +4,7 @@ import HammockHarness
 import LoopbackHTTP
 import ResourceEngine
 import ResourceEngineTesting
+import URLSessionNetworking
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceEngine
+import URLSessionNetworking
 import Testing
 
 /// The real networking providers; integration and torture suites run against each.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The transport seam: sends a `OutgoingRequest` and reports the raw outcome as a `NetworkResult`.
 ///

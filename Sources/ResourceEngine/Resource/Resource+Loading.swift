@@ -1,5 +1,4 @@
 import Foundation
-import FoundationNetworking
 
 extension Resource {
     // MARK: Freshness

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension Resource {
     /// A change to a `OutgoingRequest` before it is sent.

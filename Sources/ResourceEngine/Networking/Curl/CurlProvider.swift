@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 
 /// A networking provider that drives libcurl directly: one multi handle on one thread.
@@ -20,6 +17,9 @@ import Synchronization
 /// offers it.
 @MainActor
 public final class CurlProvider: NetworkingProvider {
+    /// The largest body a transport accepts unless told otherwise: 8 MiB.
+    public nonisolated static let defaultMaxResponseBytes = 8 << 20
+
     /// Completions come from the transfer thread.
     public var completesOffTheMainActor: Bool { true }
 
@@ -43,7 +43,7 @@ public final class CurlProvider: NetworkingProvider {
         /// Limits as given; the defaults: 8 MiB bodies, no cap per host, transfers from the
         /// open-file limit, 10 redirects, `User-Agent: hammock`.
         public init(
-            maxResponseBytes: Int = URLSessionProvider.defaultMaxResponseBytes, maxConnectionsPerHost: Int = 0,
+            maxResponseBytes: Int = CurlProvider.defaultMaxResponseBytes, maxConnectionsPerHost: Int = 0,
             maxTransfersInFlight: Int? = nil, maxRedirects: Int = 10, userAgent: String = "hammock"
         ) {
             self.maxResponseBytes = maxResponseBytes

@@ -1,8 +1,5 @@
 import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 
 /// One request on libcurl: its easy handle, what has arrived so far, and its single completion.

@@ -1,4 +1,5 @@
 import Foundation
+import ResourceEngine
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,7 +14,7 @@ import FoundationNetworking
 @MainActor
 public final class URLSessionProvider: NetworkingProvider {
     /// The default cap on response bodies: 8 MiB.
-    public nonisolated static let defaultMaxResponseBytes = 8 << 20
+    public nonisolated static let defaultMaxResponseBytes = CurlProvider.defaultMaxResponseBytes
 
     private let session: URLSession
     private let registry: TransferRegistry
