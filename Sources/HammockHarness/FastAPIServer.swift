@@ -83,6 +83,9 @@ public final class FastAPIServer: @unchecked Sendable {
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
+        # Listening before the port is announced: a request sent while uvicorn still starts waits
+        # in the backlog instead of being refused (a CPU-heavy neighbour made that race lose).
+        sock.listen(128)
         print(sock.getsockname()[1], flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         server.run(sockets=[sock])
