@@ -10,14 +10,7 @@ extension ConfigLoader {
 
     /// `dependsOn: Login` or `dependsOn: [Login, Shop health]`.
     static func readDependsOn(_ node: Node, _ what: String, reader: inout NodeReader) -> [PaneDependency]? {
-        let items: [Node]
-        switch node {
-        case .sequence(let sequence): items = Array(sequence)
-        case .scalar: items = [node]
-        default:
-            reader.problem(at: node, "\(what) must be a pane's title or a list of them, not \(reader.describe(node))")
-            return nil
-        }
+        guard let items = reader.items(of: node, or: "\(what) must be a pane's title or a list of them, not \(reader.describe(node))") else { return nil }
         var dependencies: [PaneDependency] = []
         for item in items {
             guard let title = reader.string(item, "a title in \(what)") else { return nil }
@@ -43,14 +36,7 @@ extension ConfigLoader {
 
     /// `connectivity: [https://1.1.1.1/, …]`: http(s) URLs, each with its variables filled in.
     static func readConnectivity(_ node: Node, reader: inout NodeReader) -> [ConfigString] {
-        let items: [Node]
-        switch node {
-        case .sequence(let sequence): items = Array(sequence)
-        case .scalar: items = [node]
-        default:
-            reader.problem(at: node, "connectivity must be a list of URLs, not \(reader.describe(node))")
-            return []
-        }
+        guard let items = reader.items(of: node, or: "connectivity must be a list of URLs, not \(reader.describe(node))") else { return [] }
         var urls: [ConfigString] = []
         for item in items {
             guard let url = reader.interpolated(item, "connectivity") else { continue }

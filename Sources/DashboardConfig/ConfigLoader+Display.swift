@@ -8,14 +8,7 @@ extension ConfigLoader {
     /// `fields:` or `columns:`: a list whose items are paths or `{ path, label, format, width,
     /// colors }` (width only for columns). Nil after reporting a problem.
     static func readDisplayFields(_ node: Node, _ what: String, reader: inout NodeReader) -> [DisplayField]? {
-        let items: [Node]
-        switch node {
-        case .sequence(let sequence): items = Array(sequence)
-        case .scalar: items = [node]
-        default:
-            reader.problem(at: node, "\(what) must be a list of paths or { path, label, format } entries")
-            return nil
-        }
+        guard let items = reader.items(of: node, or: "\(what) must be a list of paths or { path, label, format } entries") else { return nil }
         var fields: [DisplayField] = []
         var explicit: Set<Int> = []
         var ok = true

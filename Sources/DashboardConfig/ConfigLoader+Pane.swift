@@ -96,14 +96,7 @@ extension ConfigLoader {
 
     /// `tags: [payments, edge]` (or one tag): letters, digits, `-`, `_` and `.`, each once.
     static func readTags(_ node: Node, reader: inout NodeReader) -> [String]? {
-        let items: [Node]
-        switch node {
-        case .sequence(let sequence): items = Array(sequence)
-        case .scalar: items = [node]
-        default:
-            reader.problem(at: node, "tags must be a list of names, e.g. [payments, edge], not \(reader.describe(node))")
-            return nil
-        }
+        guard let items = reader.items(of: node, or: "tags must be a list of names, e.g. [payments, edge], not \(reader.describe(node))") else { return nil }
         var tags: [String] = []
         var ok = true
         for item in items {

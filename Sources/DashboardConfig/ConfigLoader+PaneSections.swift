@@ -219,15 +219,9 @@ extension ConfigLoader {
     static func readPaneExpectations(_ pane: inout PaneReading, reader: inout NodeReader) -> [Expectation] {
         var expectations: [Expectation] = []
         if let entry = pane.value("expect") {
-            let items: [Node]
-            switch entry.value {
-            case .sequence(let sequence): items = Array(sequence)
-            case .scalar: items = [entry.value]
-            default:
-                items = []
-                reader.problem(at: entry.value, "expect must be a list of conditions like \"status == 200\"")
-                pane.ok = false
-            }
+            let read = reader.items(of: entry.value, or: "expect must be a list of conditions like \"status == 200\"")
+            if read == nil { pane.ok = false }
+            let items = read ?? []
             for item in items {
                 guard case .scalar(let scalar) = item else {
                     reader.problem(at: item, "expect: each condition is text like \"status == 200\", not \(reader.describe(item))")

@@ -211,6 +211,18 @@ struct NodeReader {
     }
 
     /// A list of text; a single scalar counts as a list of one.
+    /// The items of a list, or a single value as a list of one; `problem` (then nil) for
+    /// anything else. Keys, tags, fields and the like are written either way.
+    mutating func items(of node: Node, or problem: String) -> [Node]? {
+        switch node {
+        case .sequence(let sequence): return Array(sequence)
+        case .scalar: return [node]
+        default:
+            self.problem(at: node, problem)
+            return nil
+        }
+    }
+
     mutating func stringList(_ node: Node, _ what: String) -> [String]? {
         switch node {
         case .sequence(let sequence):
