@@ -85,8 +85,7 @@ public enum MetricsExposition {
     static func labels(for pane: Probe, location: String?) -> [(String, String)] {
         var labels = [("pane", pane.spec.title)]
         if let service = pane.spec.service { labels.append(("service", service)) }
-        // A chained pane's URL changes with the values it takes: its series keeps the URL as written.
-        labels.append(("url", pane.redactor.redactURL(pane.spec.chain == nil ? pane.resource.url.absoluteString : pane.writtenURL)))
+        labels.append(("url", pane.redactor.redactURL(pane.writtenURL)))
         if let location, !location.isEmpty { labels.append(("location", location)) }
         // One series per pane: its tags, comma-separated (`tag=~".*payments.*"` picks them).
         if !pane.spec.tags.isEmpty { labels.append(("tag", pane.spec.tags.joined(separator: ","))) }

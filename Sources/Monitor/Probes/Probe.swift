@@ -50,7 +50,8 @@ public final class Probe {
     public internal(set) var requestSpec: PaneSpec
     /// Why a chained pane sends nothing yet ("waiting for Latest order"), or nil.
     public internal(set) var waitingFor: String?
-    /// A chained pane's URL with each reference as written (its `/metrics` label); else its URL.
+    /// The URL that names the pane in `/metrics`, one series whatever it sends: its resource's,
+    /// or for a chained pane (whose resource moves) its URL with each reference as written.
     public internal(set) lazy var writtenURL: String = resource.url.absoluteString
 
     /// The probes it takes values from, and the slot of the values it sends as credentials.
