@@ -89,18 +89,7 @@ extension Monitor {
                     if started { old.removeObservers(ownedBy: eventOwner) }
                 }
             }
-            let id = ObjectIdentifier(resource)
-            let shown: ResourceProbes
-            if let existing = probesByResource[id] {
-                shown = existing
-            } else {
-                shown = ResourceProbes(url: url, method: requestSpec.method.httpName, identity: probe.historyKey)
-                probesByResource[id] = shown
-                if started { observe(resource) }
-            }
-            shown.probes.append(probe)
-            shown.titles.append(probe.spec.title)
-            shown.historyCapacity = max(shown.historyCapacity, probe.spec.history)
+            if addProbe(probe, on: resource, url: url, method: requestSpec.method.httpName), started { observe(resource) }
         }
         probe.move(to: resource, requestSpec: requestSpec, waitingFor: waitingFor)
         recount(probe)

@@ -239,23 +239,32 @@ public final class Monitor {
         probesByResource = [:]
         probes = spec.panes.map { paneSpec in
             let resource = spec.resource(for: paneSpec, in: services)
-            let id = ObjectIdentifier(resource)
             let probe = Probe(
                 spec: paneSpec, resource: resource, every: spec.refreshInterval(for: paneSpec), displayURL: spec.displayURL(for: paneSpec),
                 redactor: redactor)
-            let shown: ResourceProbes
-            if let existing = probesByResource[id] {
-                shown = existing
-            } else {
-                shown = ResourceProbes(url: probe.displayURL, method: resource.loadRequest?.method.httpName ?? "GET", identity: probe.historyKey)
-                probesByResource[id] = shown
-            }
-            shown.probes.append(probe)
-            shown.titles.append(paneSpec.title)
-            shown.historyCapacity = max(shown.historyCapacity, paneSpec.history)
+            _ = addProbe(probe, on: resource, url: probe.displayURL, method: resource.loadRequest?.method.httpName ?? "GET")
             return probe
         }
         recountAll()
+    }
+
+    /// Files `probe` among the probes of `resource`, making its entry (shown as `url` and
+    /// `method` in the event log) when it is the first; true when it made one.
+    func addProbe(_ probe: Probe, on resource: Resource, url: String, method: String) -> Bool {
+        let id = ObjectIdentifier(resource)
+        let shown: ResourceProbes
+        var made = false
+        if let existing = probesByResource[id] {
+            shown = existing
+        } else {
+            shown = ResourceProbes(url: url, method: method, identity: probe.historyKey)
+            probesByResource[id] = shown
+            made = true
+        }
+        shown.probes.append(probe)
+        shown.titles.append(probe.spec.title)
+        shown.historyCapacity = max(shown.historyCapacity, probe.spec.history)
+        return made
     }
 
     /// Observes each probed resource once, and the logins' resources.
