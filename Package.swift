@@ -85,8 +85,10 @@ let package = Package(
         // What each key does where, and how the help, the footer and README name them: below the
         // config, which reads `keys:` into it, and the dashboard, which acts on it.
         .target(name: "DashboardKeys", dependencies: ["TerminalUI"], swiftSettings: strict),
+        // libyaml's parser (Debian's libyaml-dev), under the config's own node reader.
+        .systemLibrary(name: "CYAML", path: "Modules/CYAML", providers: [.apt(["libyaml-dev"])]),
         .target(
-            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", .product(name: "Yams", package: "Yams")],
+            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", "CYAML"],
             swiftSettings: strict),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
@@ -153,7 +155,11 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "HammockHarness"], swiftSettings: strict),
         .testTarget(
             name: "DashboardConfigTests",
-            dependencies: ["DashboardConfig", "DashboardKeys", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness", "TerminalUI"],
+            dependencies: [
+                "DashboardConfig", "DashboardKeys", "Redaction", "ResourceEngine", "ResourceEngineTesting", "HammockHarness", "TerminalUI",
+                // The reader Hammock used before libyaml's own, for the differential test.
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",

@@ -30,6 +30,7 @@ if [ -z "$binary" ]; then
         [ -e /usr/include/ncursesw/curses.h ] || need+=(libncurses-dev)
         echo '#include <curl/curl.h>' | cc -E -x c - >/dev/null 2>&1 || need+=(libcurl4-openssl-dev)
         echo 'int main(void) { return 0; }' | cc -x c - -ljemalloc -o /dev/null >/dev/null 2>&1 || need+=(libjemalloc-dev)
+        [ -e /usr/include/yaml.h ] || need+=(libyaml-dev)
         if [ ${#need[@]} -gt 0 ]; then
             if [ "$(id -u)" -eq 0 ]; then sudo=""
             elif command -v sudo >/dev/null 2>&1; then sudo="sudo"

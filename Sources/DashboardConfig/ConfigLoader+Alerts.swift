@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import Redaction
 import ResourceEngine
-import Yams
 
 extension ConfigLoader {
     static let alertKeys = ["failAfter", "recoverAfter", "bell", "notify", "exec", "timeout", "webhook", "remind", "onResolved", "onChange"]
@@ -11,8 +10,8 @@ extension ConfigLoader {
     static let quietKeys = ["days", "from", "to", "zone"]
 
     /// `quiet:` — one window or a list of them.
-    static func readQuiet(_ node: Node, _ what: String, reader: inout NodeReader) -> [QuietWindow]? {
-        let items: [Node]
+    static func readQuiet(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> [QuietWindow]? {
+        let items: [YAMLNode]
         if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
         var windows: [QuietWindow] = []
         for item in items {
@@ -32,7 +31,7 @@ extension ConfigLoader {
                     }
                     if entry.key == "from" { window.from = hour * 60 + minute } else { window.to = hour * 60 + minute }
                 case "days":
-                    let names: [Node]
+                    let names: [YAMLNode]
                     if case .sequence(let sequence) = entry.value { names = Array(sequence) } else { names = [entry.value] }
                     for name in names {
                         guard let text = reader.string(name, "\(what).days"), let index = QuietWindow.dayNames.firstIndex(of: String(text.lowercased().prefix(3))) else {
@@ -66,7 +65,7 @@ extension ConfigLoader {
     }
 
     /// `alertmanager: { url: http://127.0.0.1:9093/, labels: { team: ops }, resend: 1m }`.
-    static func readAlertmanager(_ node: Node, reader: inout NodeReader) -> AlertmanagerSpec? {
+    static func readAlertmanager(_ node: YAMLNode, reader: inout NodeReader) -> AlertmanagerSpec? {
         guard let entries = reader.mapping(node, "alertmanager") else { return nil }
         reader.checkKeys(entries, allowed: alertmanagerKeys, in: "alertmanager")
         guard let urlEntry = entries.first(where: { $0.key == "url" }) else {
@@ -102,7 +101,7 @@ extension ConfigLoader {
 
     /// An `alerts:` mapping over `base` (the defaults, or the top-level section for a pane): only
     /// the keys it names change. Nil after reporting a problem.
-    static func readAlerts(_ node: Node, base: AlertSpec, what: String, reader: inout NodeReader) -> AlertSpec? {
+    static func readAlerts(_ node: YAMLNode, base: AlertSpec, what: String, reader: inout NodeReader) -> AlertSpec? {
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: alertKeys, in: what)
         let problemsBefore = reader.problems.count
@@ -143,7 +142,7 @@ extension ConfigLoader {
                 }
             case "exec": spec.exec = readExec(entry.value, name, reader: &reader) ?? spec.exec
             case "webhook":
-                if entry.value.null != nil || entry.value.bool == false || entry.value.scalar?.string == "off" {
+                if entry.value.isNull || entry.value.bool == false || entry.value.scalar?.string == "off" {
                     spec.webhook = nil
                 } else {
                     spec.webhook = readWebhook(entry.value, name, reader: &reader) ?? spec.webhook
@@ -157,7 +156,7 @@ extension ConfigLoader {
     /// `exec: ["./on-alert.sh", "arg"]`: a program and its arguments, no shell. A program written
     /// with a slash is a file (relative to the config's folder) that must be executable; a bare
     /// name is looked up on PATH. A string without spaces is a program with no arguments.
-    static func readExec(_ node: Node, _ what: String, reader: inout NodeReader) -> [String]? {
+    static func readExec(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> [String]? {
         if case .scalar(let scalar) = node, scalar.string.contains(where: \.isWhitespace) {
             reader.problem(
                 at: node,
@@ -203,7 +202,7 @@ extension ConfigLoader {
     }
 
     /// `webhook: URL` or `webhook: { url, headers, body }`.
-    static func readWebhook(_ node: Node, _ what: String, reader: inout NodeReader) -> WebhookSpec? {
+    static func readWebhook(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> WebhookSpec? {
         if case .scalar = node {
             return webhookURL(node, what, reader: &reader).map { WebhookSpec(url: $0) }
         }
@@ -225,7 +224,7 @@ extension ConfigLoader {
         return WebhookSpec(url: url, headers: headers, body: body)
     }
 
-    private static func webhookURL(_ node: Node, _ what: String, reader: inout NodeReader) -> ConfigString? {
+    private static func webhookURL(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> ConfigString? {
         guard let url = reader.interpolated(node, what) else { return nil }
         guard isHTTPURL(url.value), WrittenURL.problem(in: url.value) == nil else {
             reader.problem(at: node, "\(what) must be an http(s) URL, not \"\(url.display)\"")
@@ -234,7 +233,7 @@ extension ConfigLoader {
         return url
     }
 
-    private static func checkPlaceholders(in body: JSON, at node: Node, _ what: String, reader: inout NodeReader) {
+    private static func checkPlaceholders(in body: JSON, at node: YAMLNode, _ what: String, reader: inout NodeReader) {
         switch body {
         case .string(let text):
             for name in WebhookSpec.unknownPlaceholders(in: text) {

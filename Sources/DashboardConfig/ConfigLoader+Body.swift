@@ -1,7 +1,6 @@
 import Foundation
 import Redaction
 import ResourceEngine
-import Yams
 
 extension ConfigLoader {
     static let bodyKinds = ["json", "form", "text", "file"]
@@ -15,9 +14,9 @@ extension ConfigLoader {
     /// the values of members named like credentials (`password`, `client_secret`): they are the
     /// passwords of `auth:`. Elsewhere such a member written in the file is masked only where the
     /// body itself is shown (`RequestBodySpec.shown`), never in answers or other text.
-    static func readBody(_ node: Node, _ what: String, reader: inout NodeReader, credentials: Bool = false) -> RequestBodySpec? {
+    static func readBody(_ node: YAMLNode, _ what: String, reader: inout NodeReader, credentials: Bool = false) -> RequestBodySpec? {
         guard case .mapping(let mapping) = node, !mapping.isEmpty,
-            mapping.keys.allSatisfy({ bodyKinds.contains($0.string ?? "") || $0.string == "contentType" }),
+            mapping.allSatisfy({ bodyKinds.contains($0.key.scalar?.string ?? "") || $0.key.scalar?.string == "contentType" }),
             let entries = reader.mapping(node, what)
         else {
             guard let json = reader.json(node, what) else { return nil }

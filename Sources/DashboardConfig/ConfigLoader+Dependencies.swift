@@ -1,6 +1,5 @@
 import Redaction
 import ResourceEngine
-import Yams
 
 /// `dependsOn:` on panes and services, `implicitDependencies:` and `connectivity:`: who waits on
 /// whom, checked where it is written (a pane that does not exist, a pane that waits on itself,
@@ -9,20 +8,20 @@ extension ConfigLoader {
     static let implicitDependencyKeys = ["login", "origin"]
 
     /// `dependsOn: Login` or `dependsOn: [Login, Shop health]`.
-    static func readDependsOn(_ node: Node, _ what: String, reader: inout NodeReader) -> [PaneDependency]? {
+    static func readDependsOn(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> [PaneDependency]? {
         guard let items = reader.items(of: node, or: "\(what) must be a pane's title or a list of them, not \(reader.describe(node))") else { return nil }
         var dependencies: [PaneDependency] = []
         for item in items {
             guard let title = reader.string(item, "a title in \(what)") else { return nil }
             if !dependencies.contains(where: { $0.title == title }) {
-                dependencies.append(PaneDependency(title: title, line: item.mark?.line ?? 1, column: item.mark?.column ?? 1))
+                dependencies.append(PaneDependency(title: title, line: item.mark.line, column: item.mark.column))
             }
         }
         return dependencies
     }
 
     /// `implicitDependencies: { login: false, origin: false }`.
-    static func readImplicitDependencies(_ node: Node, reader: inout NodeReader) -> ImplicitDependencies {
+    static func readImplicitDependencies(_ node: YAMLNode, reader: inout NodeReader) -> ImplicitDependencies {
         var implicit = ImplicitDependencies()
         guard let entries = reader.mapping(node, "implicitDependencies") else { return implicit }
         reader.checkKeys(entries, allowed: implicitDependencyKeys, in: "implicitDependencies")
@@ -35,7 +34,7 @@ extension ConfigLoader {
     }
 
     /// `connectivity: [https://1.1.1.1/, …]`: http(s) URLs, each with its variables filled in.
-    static func readConnectivity(_ node: Node, reader: inout NodeReader) -> [ConfigString] {
+    static func readConnectivity(_ node: YAMLNode, reader: inout NodeReader) -> [ConfigString] {
         guard let items = reader.items(of: node, or: "connectivity must be a list of URLs, not \(reader.describe(node))") else { return [] }
         var urls: [ConfigString] = []
         for item in items {

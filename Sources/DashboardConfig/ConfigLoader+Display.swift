@@ -1,13 +1,12 @@
 import Foundation
 import ResourceEngine
-import Yams
 
 extension ConfigLoader {
     static let displayFieldKeys = ["path", "label", "format", "decimals", "width", "colors"]
 
     /// `fields:` or `columns:`: a list whose items are paths or `{ path, label, format, width,
     /// colors }` (width only for columns). Nil after reporting a problem.
-    static func readDisplayFields(_ node: Node, _ what: String, reader: inout NodeReader) -> [DisplayField]? {
+    static func readDisplayFields(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> [DisplayField]? {
         guard let items = reader.items(of: node, or: "\(what) must be a list of paths or { path, label, format } entries") else { return nil }
         var fields: [DisplayField] = []
         var explicit: Set<Int> = []
@@ -63,14 +62,14 @@ extension ConfigLoader {
         return ok ? DisplayField.disambiguated(fields, explicit: explicit) : nil
     }
 
-    private static func validPath(_ path: String, _ node: Node, _ what: String, reader: inout NodeReader) -> Bool {
+    private static func validPath(_ path: String, _ node: YAMLNode, _ what: String, reader: inout NodeReader) -> Bool {
         if (try? JSONPath(path)) != nil { return true }
         reader.problem(at: node, "\(what): \"\(path)\" is not a valid path")
         return false
     }
 
     /// `format: number | bytes | percent | duration | age | time`.
-    static func readFormat(_ node: Node, reader: inout NodeReader) -> ValueFormat? {
+    static func readFormat(_ node: YAMLNode, reader: inout NodeReader) -> ValueFormat? {
         guard let name = reader.string(node, "format") else { return nil }
         if let format = ValueFormat(rawValue: name) { return format }
         let names = ValueFormat.allCases.map(\.rawValue)
@@ -80,7 +79,7 @@ extension ConfigLoader {
 
     /// `decimals: 2`: places a `number` (the format it implies when none is given) or a
     /// `percent` is rounded to.
-    static func readDecimals(_ entry: (key: String, keyNode: Node, value: Node), format: inout ValueFormat?, reader: inout NodeReader) -> Int? {
+    static func readDecimals(_ entry: (key: String, keyNode: YAMLNode, value: YAMLNode), format: inout ValueFormat?, reader: inout NodeReader) -> Int? {
         guard let decimals = reader.int(entry.value, "decimals", range: 0...12) else { return nil }
         switch format {
         case nil: format = .number
@@ -93,7 +92,7 @@ extension ConfigLoader {
     }
 
     /// `width: 12`, `width: 30%` or `width: fill`.
-    static func readWidth(_ node: Node, reader: inout NodeReader) -> DisplayField.Width? {
+    static func readWidth(_ node: YAMLNode, reader: inout NodeReader) -> DisplayField.Width? {
         if case .scalar(let scalar) = node, scalar.string == "fill" { return .fill }
         if case .scalar(let scalar) = node, scalar.string.hasSuffix("%") {
             if let percent = Int(scalar.string.dropLast()), (1...100).contains(percent) { return .share(percent) }
@@ -110,7 +109,7 @@ extension ConfigLoader {
     }
 
     /// `colors: { up: green, down: red }`: a value's text → a colour.
-    static func readColors(_ node: Node, reader: inout NodeReader) -> [String: DisplayColor]? {
+    static func readColors(_ node: YAMLNode, reader: inout NodeReader) -> [String: DisplayColor]? {
         guard let entries = reader.mapping(node, "colors") else { return nil }
         var colors: [String: DisplayColor] = [:]
         var ok = true
@@ -131,7 +130,7 @@ extension ConfigLoader {
     }
 
     /// `thresholds: { warn: "> 0.8", fail: "> 0.95" }`.
-    static func readThresholds(_ node: Node, reader: inout NodeReader) -> Thresholds? {
+    static func readThresholds(_ node: YAMLNode, reader: inout NodeReader) -> Thresholds? {
         guard let entries = reader.mapping(node, "thresholds") else { return nil }
         reader.checkKeys(entries, allowed: ["warn", "fail"], in: "thresholds")
         var thresholds = Thresholds()

@@ -2,7 +2,6 @@ import DashboardKeys
 import Foundation
 import ResourceEngine
 import TerminalUI
-import Yams
 
 extension ConfigLoader {
     /// Where a user keeps keys for every dashboard: `$XDG_CONFIG_HOME/hammock/keys.yaml`, else
@@ -34,9 +33,9 @@ extension ConfigLoader {
         guard keyProblems.isEmpty else {
             throw ConfigErrors(keyProblems.map { ConfigProblem(file: file, line: $0.line, column: $0.column, message: $0.message) })
         }
-        let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic) } catch { throw ConfigErrors([syntaxProblem(error, file: file)]) }
-        guard let root, !(root.null != nil && root.scalar?.style == .plain) else { return .standard }
+        let root: YAMLNode?
+        do { root = try YAMLDocument.compose(text) } catch { throw ConfigErrors([syntaxProblem(error, file: file)]) }
+        guard let root, !(root.isNull && root.scalar?.style == .plain) else { return .standard }
         guard YAMLGuard.fits(root, limit: text.utf8.count + YAMLGuard.allowance) else {
             throw ConfigErrors([ConfigProblem(file: file, line: 1, column: 1, message: "the file expands to too many values through its anchors and aliases")])
         }
@@ -49,20 +48,20 @@ extension ConfigLoader {
     /// `keys: { reload: [r, f5], back: esc }`: each action's keys replace its keys in `base`;
     /// an unknown action or key name, a reserved key and a key that would mean two things where
     /// it is pressed are problems at their line:col.
-    static func readKeys(_ node: Node, base: KeyMap, reader: inout NodeReader) -> KeyMap {
+    static func readKeys(_ node: YAMLNode, base: KeyMap, reader: inout NodeReader) -> KeyMap {
         guard let entries = reader.mapping(node, "keys") else { return base }
         let names = KeyAction.configurable.map(\.name)
         var overrides: [KeyOverride] = []
-        var nodes: [(entry: Node, keys: [Node])] = []
+        var nodes: [(entry: YAMLNode, keys: [YAMLNode])] = []
         for entry in entries {
             guard let action = KeyAction(name: entry.key) else {
                 reader.problem(at: entry.keyNode, "unknown action \"\(entry.key)\" under keys" + Suggestions.hint(for: entry.key, in: names) + " (actions: \(names.joined(separator: ", ")))")
                 continue
             }
-            let items: [Node]
+            let items: [YAMLNode]
             switch entry.value {
             case .sequence(let sequence): items = Array(sequence)
-            case .scalar where entry.value.null != nil && entry.value.scalar?.style == .plain:
+            case .scalar where entry.value.isNull && entry.value.scalar?.style == .plain:
                 reader.problem(at: entry.value, "keys.\(entry.key) needs a key or a list of keys ([] leaves \(entry.key) without one)")
                 continue
             case .scalar: items = [entry.value]
@@ -71,7 +70,7 @@ extension ConfigLoader {
                 continue
             }
             var keys: [KeyEvent] = []
-            var keyNodes: [Node] = []
+            var keyNodes: [YAMLNode] = []
             for item in items {
                 guard let text = reader.string(item, "keys.\(entry.key)") else { continue }
                 switch KeyEvent.named(text) {

@@ -1,7 +1,6 @@
 import Foundation
 import Redaction
 import ResourceEngine
-import Yams
 
 /// A pane: its request, display, expectations and alerts, checked one key at a time.
 extension ConfigLoader {
@@ -22,7 +21,7 @@ extension ConfigLoader {
     }
 
     static func readPane(
-        _ node: Node, service defaultService: ServiceSpec, services: [ServiceSpec], hasServiceSection: Bool, alerts defaultAlerts: AlertSpec = AlertSpec(),
+        _ node: YAMLNode, service defaultService: ServiceSpec, services: [ServiceSpec], hasServiceSection: Bool, alerts defaultAlerts: AlertSpec = AlertSpec(),
         reader: inout NodeReader
     ) -> PaneSpec? {
         guard let entries = reader.mapping(node, "a pane") else { return nil }
@@ -95,7 +94,7 @@ extension ConfigLoader {
     }
 
     /// `tags: [payments, edge]` (or one tag): letters, digits, `-`, `_` and `.`, each once.
-    static func readTags(_ node: Node, reader: inout NodeReader) -> [String]? {
+    static func readTags(_ node: YAMLNode, reader: inout NodeReader) -> [String]? {
         guard let items = reader.items(of: node, or: "tags must be a list of names, e.g. [payments, edge], not \(reader.describe(node))") else { return nil }
         var tags: [String] = []
         var ok = true

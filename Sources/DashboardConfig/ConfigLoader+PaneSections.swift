@@ -1,27 +1,26 @@
 import Foundation
 import Redaction
 import ResourceEngine
-import Yams
 
 /// One pane's entries while they are read: looked up by key, and whether all read so far was good.
 struct PaneReading {
-    let node: Node
+    let node: YAMLNode
     /// The pane's line in the file.
     let line: Int
     /// Looked up a dozen times per pane, for files with thousands of panes.
-    private let byKey: [String: (key: String, keyNode: Node, value: Node)]
+    private let byKey: [String: (key: String, keyNode: YAMLNode, value: YAMLNode)]
     /// False once any entry had a problem.
     var ok = true
 
-    init(node: Node, entries: [(key: String, keyNode: Node, value: Node)]) {
+    init(node: YAMLNode, entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)]) {
         self.node = node
-        self.line = node.mark?.line ?? 1
-        var byKey: [String: (key: String, keyNode: Node, value: Node)] = [:]
+        self.line = node.mark.line
+        var byKey: [String: (key: String, keyNode: YAMLNode, value: YAMLNode)] = [:]
         for entry in entries { byKey[entry.key] = entry }
         self.byKey = byKey
     }
 
-    func value(_ key: String) -> (key: String, keyNode: Node, value: Node)? { byKey[key] }
+    func value(_ key: String) -> (key: String, keyNode: YAMLNode, value: YAMLNode)? { byKey[key] }
 }
 
 /// A pane's sections, read in the file's order.
@@ -238,7 +237,7 @@ extension ConfigLoader {
                     // Point at the character inside the string (after an opening quote, if any).
                     let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
                     let mark = item.mark
-                    reader.problem(line: mark?.line ?? pane.line, column: (mark?.column ?? 1) + (quoted ? 1 : 0) + error.offset, "expect: \(error.message)")
+                    reader.problem(line: mark.line, column: mark.column + (quoted ? 1 : 0) + error.offset, "expect: \(error.message)")
                     pane.ok = false
                 }
             }

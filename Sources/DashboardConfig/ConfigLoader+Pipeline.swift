@@ -1,10 +1,9 @@
 import Foundation
 import ResourceEngine
-import Yams
 
 /// The `pipeline:` of a configure block or pane: stages and their transformers.
 extension ConfigLoader {
-    static func readPipeline(_ node: Node, reader: inout NodeReader) -> [StageSpec] {
+    static func readPipeline(_ node: YAMLNode, reader: inout NodeReader) -> [StageSpec] {
         guard let entries = reader.mapping(node, "pipeline") else { return [] }
         var stages: [StageSpec] = []
         for entry in entries {
@@ -16,7 +15,7 @@ extension ConfigLoader {
             switch entry.value {
             case .sequence(let sequence):
                 for item in sequence { if let spec = readTransformer(item, reader: &reader) { transformers.append(spec) } }
-            case .scalar where entry.value.null != nil:
+            case .scalar where entry.value.isNull:
                 break
             default:
                 reader.problem(at: entry.value, "pipeline.\(entry.key) must be a list of transformers, not \(reader.describe(entry.value))")
@@ -26,10 +25,10 @@ extension ConfigLoader {
         return stages
     }
 
-    static func readTransformer(_ node: Node, reader: inout NodeReader) -> TransformerSpec? {
+    static func readTransformer(_ node: YAMLNode, reader: inout NodeReader) -> TransformerSpec? {
         var name: String
-        var argument: Node?
-        var argumentNode: Node = node
+        var argument: YAMLNode?
+        var argumentNode: YAMLNode = node
         var spec = TransformerSpec(kind: .json, contentTypes: nil, transformErrors: false)
         switch node {
         case .scalar(let scalar):
@@ -55,8 +54,8 @@ extension ConfigLoader {
             reader.problem(at: node, "a transformer must be a name or a mapping like { select: items }")
             return nil
         }
-        func requireArgument(_ what: String) -> Node? {
-            guard let argument, argument.null == nil || argument.scalar?.style != .plain else {
+        func requireArgument(_ what: String) -> YAMLNode? {
+            guard let argument, !argument.isNull || argument.scalar?.style != .plain else {
                 reader.problem(at: argumentNode, "\(name) needs \(what), e.g. { \(name): \(example(for: name)) }")
                 return nil
             }
@@ -87,7 +86,7 @@ extension ConfigLoader {
             spec.kind = .schema(file, box)
         case "errorMessage":
             var paths: [String] = []
-            if let argument, !(argument.null != nil && argument.scalar?.style == .plain) {
+            if let argument, !(argument.isNull && argument.scalar?.style == .plain) {
                 guard let list = reader.stringList(argument, "errorMessage") else { return nil }
                 paths = list
             }
@@ -106,7 +105,7 @@ extension ConfigLoader {
     }
 
     /// The JSON Schema in `file` (relative to the config's folder), or nil after a problem.
-    static func readSchema(_ file: String, at node: Node, reader: inout NodeReader) -> TransformerSpec.JSONSchemaBox? {
+    static func readSchema(_ file: String, at node: YAMLNode, reader: inout NodeReader) -> TransformerSpec.JSONSchemaBox? {
         let path = reader.interpolator.resolve(file)
         let data: Data
         switch read(path, limit: 4 << 20, what: "schema file") {

@@ -1,21 +1,20 @@
 import Foundation
 import Redaction
 import ResourceEngine
-import Yams
 
 extension ConfigLoader {
     static let tlsKeys = ["ca", "clientCert", "clientKey", "clientKeyPassword", "insecure"]
     static let authKinds = ["basic", "bearer", "digest", "login", "oauth2"]
 
     /// `tls: { ca, clientCert, clientKey, insecure }`; every file must exist and be readable now.
-    static func readTLS(_ node: Node, prefix: String, reader: inout NodeReader) -> (TLSOptions, ConfigString?)? {
+    static func readTLS(_ node: YAMLNode, prefix: String, reader: inout NodeReader) -> (TLSOptions, ConfigString?)? {
         let what = "\(prefix).tls"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: tlsKeys, in: what)
         var options = TLSOptions()
         var keyPassword: ConfigString?
-        var keyNode: Node?
-        var keyValueNode: Node?
+        var keyNode: YAMLNode?
+        var keyValueNode: YAMLNode?
         for entry in entries {
             let limit = TLSOptions.largestFile
             switch entry.key {
@@ -60,7 +59,7 @@ extension ConfigLoader {
     /// regular file of at most `limit` bytes that can be read now (or a directory, for a CA
     /// folder). A FIFO, a device or a socket is refused: reading one could block every pane.
     static func readablePath(
-        _ node: Node, _ what: String, allowDirectory: Bool = false, limit: Int = largestFile, reader: inout NodeReader
+        _ node: YAMLNode, _ what: String, allowDirectory: Bool = false, limit: Int = largestFile, reader: inout NodeReader
     ) -> String? {
         guard let written = reader.interpolated(node, what) else { return nil }
         var path = written.value
@@ -99,7 +98,7 @@ extension ConfigLoader {
 
     /// `auth:` with exactly one kind (`basic`, `bearer`, `digest`, `login`, `oauth2`), and how it may
     /// be shown. `prefix` names the section in messages (`service`, `services.shop`).
-    static func readAuth(_ node: Node, prefix: String, reader: inout NodeReader) -> (AuthSpec, String)? {
+    static func readAuth(_ node: YAMLNode, prefix: String, reader: inout NodeReader) -> (AuthSpec, String)? {
         let what = "\(prefix).auth"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: authKinds, in: what)
@@ -167,7 +166,7 @@ extension ConfigLoader {
     }
 
     /// `{ user, password }`, both required; a user cannot contain `:`.
-    static func readUserPassword(_ node: Node, _ what: String, reader: inout NodeReader) -> (ConfigString, ConfigString)? {
+    static func readUserPassword(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> (ConfigString, ConfigString)? {
         guard let fields = reader.mapping(node, what) else { return nil }
         reader.checkKeys(fields, allowed: ["user", "password"], in: what)
         let user = fields.first { $0.key == "user" }.flatMap { reader.interpolated($0.value, "\(what).user") }
@@ -185,7 +184,7 @@ extension ConfigLoader {
     }
 
     /// Interpolates text the loader made up (`${file:PATH}` for `{ file: PATH }`), reporting at `node`.
-    static func interpolateSecret(_ text: String, at node: Node, _ what: String, reader: inout NodeReader) -> ConfigString? {
+    static func interpolateSecret(_ text: String, at node: YAMLNode, _ what: String, reader: inout NodeReader) -> ConfigString? {
         reader.interpolate(text, at: node, what)
     }
 
@@ -193,7 +192,7 @@ extension ConfigLoader {
     static let oauth2Keys = ["tokenURL", "clientId", "clientSecret", "scopes", "audience"]
 
     /// `login: { resource, method, body, token, header, scheme, refreshOn }`.
-    static func readLogin(_ node: Node, _ what: String, reader: inout NodeReader) -> LoginSpec? {
+    static func readLogin(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> LoginSpec? {
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: loginKeys, in: what)
         let value = { (key: String) in entries.first { $0.key == key } }
@@ -211,7 +210,7 @@ extension ConfigLoader {
             return nil
         }
         // Renewed before `expires_in` runs out when the answer has one (OAuth2's name, widely used).
-        var login = LoginSpec(kind: "login", url: url, expiresInPath: "expires_in", line: node.mark?.line ?? 1)
+        var login = LoginSpec(kind: "login", url: url, expiresInPath: "expires_in", line: node.mark.line)
         var ok = true
         if let entry = value("method"), let name = reader.string(entry.value, "\(what).method") {
             if let method = RequestMethod(rawValue: name.lowercased()) { login.method = method } else {
@@ -251,7 +250,7 @@ extension ConfigLoader {
         }
         if let entry = value("scheme") {
             // `scheme: ""` sends the bare token (X-Auth-Token: abc).
-            if case .scalar(let scalar) = entry.value, scalar.string.isEmpty || entry.value.null != nil {
+            if case .scalar(let scalar) = entry.value, scalar.string.isEmpty || entry.value.isNull {
                 login.scheme = ""
             } else if let scheme = reader.string(entry.value, "\(what).scheme") {
                 if scheme.contains(where: { $0.isWhitespace || !$0.isASCII }) {
@@ -268,7 +267,7 @@ extension ConfigLoader {
     }
 
     /// A list of HTTP statuses (400…599).
-    static func readStatuses(_ node: Node, _ what: String, reader: inout NodeReader) -> [Int]? {
+    static func readStatuses(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> [Int]? {
         guard case .sequence(let sequence) = node else {
             reader.problem(at: node, "\(what) must be a list of statuses, like [401, 403]")
             return nil
@@ -283,7 +282,7 @@ extension ConfigLoader {
 
     /// `oauth2: { tokenURL, clientId, clientSecret, scopes, audience }`: the client-credentials
     /// grant (RFC 6749 §4.4), the client authenticated with HTTP Basic (§2.3.1).
-    static func readOAuth2(_ node: Node, _ what: String, reader: inout NodeReader) -> LoginSpec? {
+    static func readOAuth2(_ node: YAMLNode, _ what: String, reader: inout NodeReader) -> LoginSpec? {
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: oauth2Keys, in: what)
         let value = { (key: String) in entries.first { $0.key == key } }
@@ -329,7 +328,7 @@ extension ConfigLoader {
                 environmentValues: clientSecret.environmentValues + [clientSecret.value, basic]))
         return LoginSpec(
             kind: "oauth2", url: tokenURL, method: .post, body: RequestBodySpec(.form(fields)), headers: [authorization],
-            tokenPath: "access_token", expiresInPath: "expires_in", line: node.mark?.line ?? 1)
+            tokenPath: "access_token", expiresInPath: "expires_in", line: node.mark.line)
     }
 
     /// True for a token (RFC 9110 §5.6.2): what a header name may be.

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Redaction
 import ResourceEngine
-import Yams
 
 /// Reads a config file into a `DashboardSpec`, or every problem in it.
 ///
@@ -84,15 +83,13 @@ public enum ConfigLoader {
         guard keyProblems.isEmpty else {
             throw ConfigErrors(keyProblems.map { ConfigProblem(file: file, line: $0.line, column: $0.column, message: $0.message) })
         }
-        let root: Node?
+        let root: YAMLNode?
         do {
-            // The basic resolver: values are read by our own typed accessors, so resolving every
-            // plain scalar's tag with Yams's regular expressions (most of the parse time) buys nothing.
-            root = try Yams.compose(yaml: text, .basic)
+            root = try YAMLDocument.compose(text)
         } catch {
             throw ConfigErrors([syntaxProblem(error, file: file)])
         }
-        guard let root, !(root.null != nil && root.scalar?.style == .plain) else {
+        guard let root, !(root.isNull && root.scalar?.style == .plain) else {
             throw ConfigErrors([ConfigProblem(file: file, line: 1, column: 1, message: "the file is empty; it needs at least service.baseURL and one pane")])
         }
         let limit = text.utf8.count + YAMLGuard.allowance
@@ -113,29 +110,13 @@ public enum ConfigLoader {
         return spec
     }
 
-    static func syntaxProblem(_ error: any Error, file: String) -> ConfigProblem {
-        if let yaml = error as? YamlError {
-            switch yaml {
-            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-                .composer(let context, let problem, let mark, _):
-                var message = "YAML syntax: \(problem)"
-                if let context, context.mark.line != mark.line || context.mark.column != mark.column {
-                    message += " (\(context.text) that starts at line \(context.mark.line), column \(context.mark.column))"
-                }
-                return ConfigProblem(file: file, line: mark.line, column: mark.column, message: message)
-            case .duplicatedKeysInMapping(let duplicates, let context):
-                return ConfigProblem(file: file, line: context.mark.line, column: context.mark.column, message: "duplicate keys \(duplicates.joined(separator: ", "))")
-            case .reader(let problem, _, _, _):
-                return ConfigProblem(file: file, line: 1, column: 1, message: "YAML: \(problem)")
-            default: break
-            }
-        }
-        return ConfigProblem(file: file, line: 1, column: 1, message: "YAML: \(error)")
+    static func syntaxProblem(_ error: YAMLDocument.SyntaxError, file: String) -> ConfigProblem {
+        ConfigProblem(file: file, line: error.mark.line, column: error.mark.column, message: error.message)
     }
 
     // MARK: Sections
 
-    static func readDashboard(_ root: Node, keys: KeyMap = .standard, reader: inout NodeReader) -> DashboardSpec? {
+    static func readDashboard(_ root: YAMLNode, keys: KeyMap = .standard, reader: inout NodeReader) -> DashboardSpec? {
         guard let entries = reader.mapping(root, "the file") else { return nil }
         reader.checkKeys(entries, allowed: topKeys, in: "the file")
         let value = { (key: String) in entries.first { $0.key == key }?.value }
@@ -177,7 +158,7 @@ public enum ConfigLoader {
                         if let first = seenTitles[title] {
                             reader.problem(at: titleNode, "duplicate pane title \"\(title)\" (first used on line \(first))")
                         } else {
-                            seenTitles[title] = titleNode.mark?.line ?? 0
+                            seenTitles[title] = titleNode.mark.line
                         }
                     }
                     let problemsBefore = reader.problems.count
@@ -231,8 +212,8 @@ public enum ConfigLoader {
     }
 
     /// `theme: light`, or `theme: { base: light, ok: 28, failing: 160 }` (256-colour indexes).
-    static func readTheme(_ node: Node, reader: inout NodeReader) -> ThemeSpec {
-        func base(_ node: Node) -> ThemeSpec.Base? {
+    static func readTheme(_ node: YAMLNode, reader: inout NodeReader) -> ThemeSpec {
+        func base(_ node: YAMLNode) -> ThemeSpec.Base? {
             guard let name = reader.string(node, "theme") else { return nil }
             if let base = ThemeSpec.Base(rawValue: name) { return base }
             let names = ThemeSpec.Base.allCases.map(\.rawValue)
@@ -254,7 +235,7 @@ public enum ConfigLoader {
     }
 
     /// `services: { name: { baseURL, … } }`, in file order; each needs a base URL.
-    static func readServices(_ node: Node, reader: inout NodeReader) -> [ServiceSpec] {
+    static func readServices(_ node: YAMLNode, reader: inout NodeReader) -> [ServiceSpec] {
         guard let entries = reader.mapping(node, "services") else { return [] }
         var services: [ServiceSpec] = []
         for entry in entries {
@@ -282,10 +263,10 @@ public enum ConfigLoader {
         return "unknown service \"\(name)\" (\(known))" + Suggestions.hint(for: name, in: names)
     }
 
-    static func readService(_ node: Node, name: String?, reader: inout NodeReader) -> ServiceSpec? {
+    static func readService(_ node: YAMLNode, name: String?, reader: inout NodeReader) -> ServiceSpec? {
         var spec = ServiceSpec()
         spec.name = name
-        spec.line = node.mark?.line ?? 1
+        spec.line = node.mark.line
         let prefix = spec.path
         guard let entries = reader.mapping(node, prefix) else { return nil }
         reader.checkKeys(entries, allowed: name == nil ? serviceKeys : namedServiceKeys, in: prefix)
@@ -333,7 +314,7 @@ public enum ConfigLoader {
     }
 
     /// Headers; with `live`, a value read from files (`${file:…}`) is read again when they change.
-    static func readHeaders(_ node: Node, _ what: String, live: Bool = false, chained: Bool = false, reader: inout NodeReader) -> [HeaderSpec] {
+    static func readHeaders(_ node: YAMLNode, _ what: String, live: Bool = false, chained: Bool = false, reader: inout NodeReader) -> [HeaderSpec] {
         guard let entries = reader.mapping(node, what) else { return [] }
         var headers: [HeaderSpec] = []
         for entry in entries {
@@ -361,10 +342,10 @@ public enum ConfigLoader {
 
     /// A `configure:` block. With `service: NAME`, its pattern is a path under that service's base
     /// URL, kept as the absolute pattern it stands for.
-    static func readBlock(_ node: Node, services: [ServiceSpec] = [], reader: inout NodeReader) -> ConfigureBlockSpec? {
+    static func readBlock(_ node: YAMLNode, services: [ServiceSpec] = [], reader: inout NodeReader) -> ConfigureBlockSpec? {
         guard let entries = reader.mapping(node, "a configure block") else { return nil }
         reader.checkKeys(entries, allowed: blockKeys, in: "a configure block")
-        let line = node.mark?.line ?? 1
+        let line = node.mark.line
         var block = ConfigureBlockSpec(pattern: "", methods: nil, expiration: nil, retry: nil, timeout: nil, headers: [], pipeline: [], line: line)
         guard let patternEntry = entries.first(where: { $0.key == "pattern" }) else {
             reader.problem(at: node, "a configure block needs a pattern (e.g. pattern: /orders/**)")

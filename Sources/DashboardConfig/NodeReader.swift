@@ -1,7 +1,6 @@
 import Foundation
 import Redaction
 import ResourceEngine
-import Yams
 
 /// Reads YAML nodes into typed values, collecting every problem with its position instead of
 /// stopping at the first.
@@ -32,7 +31,7 @@ struct NodeReader {
             environment: environment, folder: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
 
-    mutating func problem(at node: Node?, _ message: String) {
+    mutating func problem(at node: YAMLNode?, _ message: String) {
         let mark = node?.mark
         problems.append(ConfigProblem(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, message: message))
     }
@@ -42,13 +41,13 @@ struct NodeReader {
     }
 
     /// A mapping's entries with string keys; reports a non-mapping, non-string and duplicate keys.
-    mutating func mapping(_ node: Node, _ what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> [(key: String, keyNode: YAMLNode, value: YAMLNode)]? {
         guard case .mapping(let mapping) = node else {
             problem(at: node, "\(what) must be a mapping (key: value), not \(describe(node))")
             return nil
         }
         var seen = Set<String>()
-        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
                 problem(at: keyNode, "keys in \(what) must be plain names")
@@ -64,44 +63,44 @@ struct NodeReader {
     }
 
     /// Reports keys not in `allowed`, with a suggestion.
-    mutating func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) {
+    mutating func checkKeys(_ entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)], allowed: [String], in what: String) {
         for entry in entries where !allowed.contains(entry.key) {
             problem(at: entry.keyNode, "unknown key \"\(entry.key)\" in \(what)" + Suggestions.hint(for: entry.key, in: allowed))
         }
     }
 
-    mutating func string(_ node: Node, _ what: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let scalar) = node else {
             problem(at: node, "\(what) must be text, not \(describe(node))")
             return nil
         }
-        if node.null != nil, scalar.style == .plain {
+        if node.isNull, scalar.style == .plain {
             problem(at: node, "\(what) must not be empty")
             return nil
         }
         return scalar.string
     }
 
-    mutating func interpolated(_ node: Node, _ what: String) -> ConfigString? {
+    mutating func interpolated(_ node: YAMLNode, _ what: String) -> ConfigString? {
         guard let text = string(node, what) else { return nil }
         return interpolate(text, at: node, what)
     }
 
     /// Whether the value at `node` holds a placeholder for a missing secret.
-    func holdsPlaceholder(_ node: Node) -> Bool {
-        placeholders.contains([node.mark?.line ?? 1, node.mark?.column ?? 1])
+    func holdsPlaceholder(_ node: YAMLNode) -> Bool {
+        placeholders.contains([node.mark.line, node.mark.column])
     }
 
     /// A value of a pane's request that may take values from other panes (`${pane:…}`, at
     /// `place`): interpolated with each reference's placeholder, the references noted.
-    mutating func chained(_ node: Node, _ what: String, place: PaneChain.Place) -> ConfigString? {
+    mutating func chained(_ node: YAMLNode, _ what: String, place: PaneChain.Place) -> ConfigString? {
         guard let text = string(node, what) else { return nil }
         guard text.contains("${pane:"), case .success(let pieces) = EnvironmentInterpolator.pieces(of: text),
             pieces.contains(where: { if case .pane = $0 { true } else { false } })
         else { return interpolate(text, at: node, what) }
         for piece in pieces {
             guard case .pane(let written) = piece, !chainReferences.contains(where: { $0.written == written }) else { continue }
-            chainReferences.append((written, node.mark?.line ?? 1, node.mark?.column ?? 1))
+            chainReferences.append((written, node.mark.line, node.mark.column))
         }
         guard let value = interpolate(text, at: node, what, pane: { PaneChain.placeholder($0, in: place) }) else { return nil }
         if case .resource = place, WrittenURL.isAbsolute(value.value) {
@@ -120,7 +119,7 @@ struct NodeReader {
     /// `text`, written at `node`, with its variables and files filled in; a problem at `node`
     /// when that fails (without secrets, an unset variable or unreadable file is a warning).
     /// `pane` gives what a `${pane:…}` stands for where one may stand.
-    mutating func interpolate(_ text: String, at node: Node, _ what: String, pane: ((String) -> String)? = nil) -> ConfigString? {
+    mutating func interpolate(_ text: String, at node: YAMLNode, _ what: String, pane: ((String) -> String)? = nil) -> ConfigString? {
         guard withoutSecrets else {
             switch interpolator.interpolate(text, pane: pane) {
             case .success(let value): return value
@@ -134,10 +133,10 @@ struct NodeReader {
             let mark = node.mark
             for failure in missing {
                 warnings.append(ConfigProblem(
-                    file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                    file: file, line: mark.line, column: mark.column,
                     message: "\(what): \(failure); the dashboard, snapshot, events and serve refuse to start without it"))
             }
-            if !missing.isEmpty { placeholders.insert([mark?.line ?? 1, mark?.column ?? 1]) }
+            if !missing.isEmpty { placeholders.insert([mark.line, mark.column]) }
             return value
         case .failure(let failure):
             problem(at: node, "\(what): \(failure)")
@@ -155,7 +154,7 @@ struct NodeReader {
         return LiveValueSource(value, interpolator: interpolator, transform: transform, validate: validate)
     }
 
-    mutating func int(_ node: Node, _ what: String, range: ClosedRange<Int>) -> Int? {
+    mutating func int(_ node: YAMLNode, _ what: String, range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let scalar) = node, let value = node.int else {
             // A whole number too large for an Int (2e19, 99999999999999999999) is out of range,
             // not "not a whole number".
@@ -174,7 +173,7 @@ struct NodeReader {
         return value
     }
 
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard case .scalar = node, let value = node.bool else {
             problem(at: node, "\(what) must be true or false, not \(describe(node))")
             return nil
@@ -186,7 +185,7 @@ struct NodeReader {
     /// must stay far inside what timers and clocks can hold (nanoseconds in 64 bits).
     static let longestDuration: TimeInterval = 30 * 86_400
 
-    mutating func duration(_ node: Node, _ what: String, minimum: TimeInterval = 0) -> TimeInterval? {
+    mutating func duration(_ node: YAMLNode, _ what: String, minimum: TimeInterval = 0) -> TimeInterval? {
         guard case .scalar(let scalar) = node else {
             problem(at: node, "\(what) must be a duration like 250ms, 5s or 2m, not \(describe(node))")
             return nil
@@ -213,7 +212,7 @@ struct NodeReader {
     /// A list of text; a single scalar counts as a list of one.
     /// The items of a list, or a single value as a list of one; `problem` (then nil) for
     /// anything else. Keys, tags, fields and the like are written either way.
-    mutating func items(of node: Node, or problem: String) -> [Node]? {
+    mutating func items(of node: YAMLNode, or problem: String) -> [YAMLNode]? {
         switch node {
         case .sequence(let sequence): return Array(sequence)
         case .scalar: return [node]
@@ -223,7 +222,7 @@ struct NodeReader {
         }
     }
 
-    mutating func stringList(_ node: Node, _ what: String) -> [String]? {
+    mutating func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
         switch node {
         case .sequence(let sequence):
             var result: [String] = []
@@ -241,9 +240,9 @@ struct NodeReader {
     }
 
     /// A plain (unquoted) scalar's JSON value when it is null, a boolean or a number; nil for text.
-    static func plainValue(_ node: Node) -> JSON? {
+    static func plainValue(_ node: YAMLNode) -> JSON? {
         guard case .scalar(let scalar) = node, scalar.style == .plain else { return nil }
-        if node.null != nil { return .null }
+        if node.isNull { return .null }
         if let bool = node.bool { return .bool(bool) }
         if let int = node.int { return .int(int) }
         if let double = node.float { return .double(double) }
@@ -251,7 +250,7 @@ struct NodeReader {
     }
 
     /// YAML to JSON, keeping key order; quoted scalars stay strings.
-    mutating func json(_ node: Node, _ what: String) -> JSON? {
+    mutating func json(_ node: YAMLNode, _ what: String) -> JSON? {
         switch node {
         case .scalar(let scalar):
             if let typed = Self.plainValue(node) { return typed }
@@ -273,18 +272,14 @@ struct NodeReader {
                 object[entry.key] = value
             }
             return .object(object)
-        case .alias:
-            problem(at: node, "\(what): aliases are not supported")
-            return nil
         }
     }
 
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
-        case .scalar(let scalar): node.null != nil && scalar.style == .plain ? "nothing" : "\"\(scalar.string)\""
+        case .scalar(let scalar): node.isNull && scalar.style == .plain ? "nothing" : "\"\(scalar.string)\""
         case .mapping: "a mapping"
         case .sequence: "a list"
-        case .alias: "an alias"
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ResourceEngine
-import Yams
 
 /// `hammock init --from openapi.json|openapi.yaml|URL`: a config from what an API says about
 /// itself (OpenAPI 3.0/3.1, Swagger 2.0), read from the document's JSON with the engine's own
@@ -18,7 +17,7 @@ public enum OpenAPIImport {
     public static func document(_ text: String) throws(ImportProblem) -> JSON {
         if let json = try? JSONParser.parse(text) { return json }
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw Problem(message: "the document is empty") }
+            guard let node = try YAMLDocument.compose(text) else { throw Problem(message: "the document is empty") }
             return json(of: node)
         } catch let problem as Problem {
             throw problem
@@ -27,12 +26,11 @@ public enum OpenAPIImport {
         }
     }
 
-    static func json(of node: Node) -> JSON {
+    static func json(of node: YAMLNode) -> JSON {
         switch node {
         case .scalar(let scalar): return NodeReader.plainValue(node) ?? .string(scalar.string)
         case .sequence(let sequence): return .array(sequence.map(json(of:)))
-        case .mapping(let mapping): return .object(JSONObject(mapping.map { ($0.key.string ?? "", json(of: $0.value)) }))
-        case .alias: return .null
+        case .mapping(let mapping): return .object(JSONObject(mapping.map { ($0.key.scalar?.string ?? "", json(of: $0.value)) }))
         }
     }
 

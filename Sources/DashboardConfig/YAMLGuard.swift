@@ -1,17 +1,16 @@
-import Yams
 
 /// Bounds what a config file may expand to, so no file — however its anchors and aliases nest
 /// ("billion laughs") — can take more than linear time or memory to read.
 ///
-/// Two checks: before Yams sees the text, mapping keys that are aliases or complex (`? …`) are
-/// refused, because Yams compares keys by hashing them whole (an alias key expanding to 10⁹ values
-/// never finishes); after it, the values the document expands to are counted with a budget of
+/// Two checks: before the text is parsed, mapping keys that are aliases or complex (`? …`) are
+/// refused at their place (a config's keys are names, and an alias key could stand for a whole
+/// expanded tree); after it, the values the document expands to are counted with a budget of
 /// the file's size plus `allowance`, stopping as soon as the budget is spent.
 enum YAMLGuard {
     /// Values a file may expand to beyond one per byte of its text.
     static let allowance = 100_000
 
-    /// Problems with keys Yams could not compare in bounded time, as (line, column, message).
+    /// Keys that are not names (aliases, complex keys), as (line, column, message).
     ///
     /// Read as Unicode scalars and split into lines where the YAML parser breaks them (LF, CR,
     /// CRLF, NEL, LS, PS): split by characters at "\n", a file with Windows ("\r\n" is one
@@ -117,7 +116,7 @@ enum YAMLGuard {
 
     /// True when `root` expands to at most `limit` values (aliases counted as often as they are
     /// used); stops counting as soon as the limit is passed.
-    static func fits(_ root: Node, limit: Int) -> Bool {
+    static func fits(_ root: YAMLNode, limit: Int) -> Bool {
         var budget = limit
         var stack = [root]
         while let node = stack.popLast() {
@@ -131,7 +130,7 @@ enum YAMLGuard {
                 }
             case .sequence(let sequence):
                 stack.append(contentsOf: sequence)
-            case .scalar, .alias:
+            case .scalar:
                 break
             }
         }

@@ -21,7 +21,7 @@ import Testing
         #expect(deb.hasSuffix("/hammock_0.1.0_\(try await run(["/usr/bin/dpkg", "--print-architecture"]).output.trimmingCharacters(in: .whitespacesAndNewlines)).deb"))
 
         let info = try await run(["/usr/bin/dpkg-deb", "--field", deb, "Package", "Version", "Depends"]).output
-        #expect(info.contains("Package: hammock") && info.contains("Version: 0.1.0") && info.contains("libcurl4") && info.contains("libjemalloc2"), "\(info)")
+        #expect(info.contains("Package: hammock") && info.contains("Version: 0.1.0") && info.contains("libcurl4") && info.contains("libjemalloc2") && info.contains("libyaml-0-2"), "\(info)")
         let contents = try await run(["/usr/bin/dpkg-deb", "--contents", deb]).output
         for path in [
             "./usr/bin/hammock", "./usr/share/man/man1/hammock.1.gz", "./usr/share/bash-completion/completions/hammock",
