@@ -103,8 +103,10 @@ let package = Package(
             swiftSettings: strict),
         // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
         .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
-        // The demo API and its config: only `hammock demo` and the tests link an HTTP server.
-        .target(name: "DemoServer", dependencies: ["PrivateFiles", "LoopbackHTTP"] + flyingFox, swiftSettings: strict),
+        // The demo API and its config, on SwiftNIO's HTTP/1.1 server.
+        .target(
+            name: "DemoServer", dependencies: ["PrivateFiles", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+            swiftSettings: strict),
 
         // MARK: The program
         .target(name: "CMallocConf"),

@@ -1,5 +1,4 @@
-import FlyingFox
-import Foundation
+import NIOHTTP1
 
 extension DemoAPI {
     /// The demo API as it describes itself (OpenAPI 3.1), served at `/openapi.json`: what
@@ -31,9 +30,9 @@ extension DemoAPI {
            "/search":{"post":{"summary":"Search","responses":{"200":{"description":"Counts"}}}}}}
         """#
 
-    static func openAPIRoute(_ server: HTTPServer) async {
-        await server.appendRoute("GET /openapi.json") { _ in
-            HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "application/json"]), body: Data(openAPIDocument.utf8))
+    static func openAPIRoute(_ routes: inout DemoRoutes) {
+        routes.add("GET /openapi.json") { _ in
+            json(.ok, openAPIDocument)
         }
     }
 }

@@ -1,75 +1,75 @@
-import FlyingFox
 import Foundation
+import NIOHTTP1
+import ResourceEngine
 
 /// Endpoints the samples in `config/` watch, each shaped like the real API it stands for: a
 /// Spring Boot actuator, a paginated admin API behind a bearer token, a search service with a
 /// POST query, a ServiceStack API with its `responseStatus` errors, and a shop behind a login
 /// whose tokens expire after two minutes, with an NDJSON event feed.
 extension DemoAPI {
-    static func sampleRoutes(_ server: HTTPServer, state: DemoState) async {
-        await server.appendRoute("GET /actuator/health") { _ in
+    static func sampleRoutes(_ routes: inout DemoRoutes, state: DemoState) {
+        routes.add("GET /actuator/health") { _ in
             let free = await state.diskFree()
             return json(.ok, #"{"status":"UP","components":{"db":{"status":"UP","details":{"database":"PostgreSQL"}},"diskSpace":{"status":"UP","details":{"total":499963174912,"free":\#(free),"threshold":10485760}},"ping":{"status":"UP"}}}"#)
         }
-        await server.appendRoute("GET /actuator/info") { _ in
+        routes.add("GET /actuator/info") { _ in
             json(.ok, #"{"build":{"artifact":"inventory","version":"3.2.1","time":"2026-11-02T09:14:00Z"},"git":{"branch":"main","commit":{"id":"4f2c9e1","time":"2026-11-01T17:40:12Z"}}}"#)
         }
-        await server.appendRoute("GET /v2/users") { request in
-            guard request.headers[.authorization] == "Bearer \(token)" else {
-                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+        routes.add("GET /v2/users") { request in
+            guard request.header("Authorization") == "Bearer \(token)" else {
+                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [("WWW-Authenticate", "Bearer")])
             }
             let page = max(1, Int(request.query["page"] ?? "") ?? 1)
             let perPage = min(100, max(1, Int(request.query["per_page"] ?? "") ?? 20))
             return json(.ok, users(page: page, perPage: perPage))
         }
-        await server.appendRoute("GET /v2/users/count") { request in
-            guard request.headers[.authorization] == "Bearer \(token)" else {
+        routes.add("GET /v2/users/count") { request in
+            guard request.header("Authorization") == "Bearer \(token)" else {
                 return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#)
             }
             return json(.ok, #"{"count":\#(userCount)}"#)
         }
-        await server.appendRoute("POST /search/_search") { request in
-            let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        routes.add("POST /search/_search") { request in
+            let body = request.bodyText
             let count = await state.searchCount(for: body)
             return json(.ok, #"{"took":12,"timed_out":false,"hits":{"total":\#(count),"hits":[]}}"#)
         }
-        await server.appendRoute("GET /search/slowlog") { _ in
+        routes.add("GET /search/slowlog") { _ in
             json(.ok, #"[{"took":"1.8s","query":"status:failed AND region:eu"},{"took":"1.1s","query":"customer:*ada*"},{"took":"0.9s","query":"total:>500"}]"#)
         }
-        await serviceStackMetadataRoute(server)
-        await server.appendRoute("GET /billing/api/invoices/due") { request in
+        serviceStackMetadataRoute(&routes)
+        routes.add("GET /billing/api/invoices/due") { request in
             // An API key as a header of its own, or as ServiceStack takes one: a bearer token.
-            let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            guard let key = request.headers[HTTPHeader("X-Api-Key")] ?? bearer, !key.isEmpty else {
+            let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            guard let key = request.header("X-Api-Key") ?? bearer, !key.isEmpty else {
                 return json(.unauthorized, #"{"responseStatus":{"errorCode":"Unauthorized","message":"An API key is required","errors":[]}}"#)
             }
             return json(.ok, #"[{"invoiceId":"INV-2041","customer":"Grace Hopper","amount":"1200.00","dueDate":"2026-11-30"},{"invoiceId":"INV-2044","customer":"Alan Turing","amount":"86.50","dueDate":"2026-12-02"}]"#)
         }
-        await server.appendRoute("POST /shop/auth/token") { request in
-            let body = (try? await request.bodyData).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
-            guard body?["user"] as? String == "demo", body?["password"] as? String == shopPassword else {
+        routes.add("POST /shop/auth/token") { request in
+            let body = try? JSONParser.parse(request.bodyText)
+            guard body?["user"]?.stringValue == "demo", body?["password"]?.stringValue == shopPassword else {
                 return json(.unauthorized, #"{"error":"invalid credentials"}"#)
             }
             let token = await state.issueShopToken(lifetime: shopTokenLifetime)
             return json(.ok, #"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(Int(shopTokenLifetime))}"#)
         }
-        await server.appendRoute("GET /shop/orders/open") { request in
-            let authorization = request.headers[.authorization] ?? ""
+        routes.add("GET /shop/orders/open") { request in
+            let authorization = request.header("Authorization") ?? ""
             guard authorization.hasPrefix("Bearer "), await state.shopTokenIsValid(String(authorization.dropFirst(7))) else {
-                return json(.unauthorized, #"{"error":"token expired or missing"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+                return json(.unauthorized, #"{"error":"token expired or missing"}"#, headers: [("WWW-Authenticate", "Bearer")])
             }
             return json(.ok, #"{"orders":[{"id":"SO-1001","customer":"Ada Lovelace","total":129.9},{"id":"SO-1002","customer":"Ken Thompson","total":42}]}"#)
         }
-        await server.appendRoute("GET /shop/events") { _ in
+        routes.add("GET /shop/events") { _ in
             let lines = [
                 #"{"time":"2026-11-23T09:00:00Z","level":"info","message":"order SO-1001 paid"}"#,
                 #"{"time":"2026-11-23T09:01:30Z","level":"warn","message":"payment retry for SO-1002"}"#,
                 #"{"time":"2026-11-23T09:02:10Z","level":"info","message":"order SO-1002 paid"}"#,
             ]
-            return HTTPResponse(
-                statusCode: .ok, headers: [.contentType: "application/x-ndjson"], body: Data((lines.joined(separator: "\n") + "\n").utf8))
+            return DemoResponse(status: .ok, headers: [("Content-Type", "application/x-ndjson")], body: Array((lines.joined(separator: "\n") + "\n").utf8))
         }
-        await server.appendRoute("GET /billing/api/legacy/ledger/balance") { _ in
+        routes.add("GET /billing/api/legacy/ledger/balance") { _ in
             json(.badRequest, #"{"responseStatus":{"errorCode":"ValidationException","message":"Validation failed","errors":[{"errorCode":"GreaterThan","fieldName":"Period","message":"must be a closed period"}]}}"#)
         }
     }

@@ -1,5 +1,4 @@
-import FlyingFox
-import Foundation
+import NIOHTTP1
 
 extension DemoAPI {
     /// The billing API's own metadata, as a ServiceStack service serves it at
@@ -28,9 +27,9 @@ extension DemoAPI {
                {"name":"DueDate","type":"DateTime","isValueType":true},{"name":"Lines","type":"List`1","genericArgs":["InvoiceLine"]}]}]}}
         """#
 
-    static func serviceStackMetadataRoute(_ server: HTTPServer) async {
-        await server.appendRoute("GET /billing/api/metadata/app.json") { _ in
-            HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "application/json"]), body: Data(serviceStackMetadata.utf8))
+    static func serviceStackMetadataRoute(_ routes: inout DemoRoutes) {
+        routes.add("GET /billing/api/metadata/app.json") { _ in
+            json(.ok, serviceStackMetadata)
         }
     }
 }

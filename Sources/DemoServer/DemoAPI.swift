@@ -1,7 +1,8 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
-import LoopbackHTTP
+import Glibc
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 
 /// The built-in demo API: real HTTP on 127.0.0.1, with an endpoint for everything the dashboard
 /// shows — healthy JSON, a list with ETag/304, a slow report, a flaky endpoint, a 503 with a JSON
@@ -10,15 +11,15 @@ public final class DemoAPI: Sendable {
     /// The token `/secure/profile` accepts.
     public static let token = "demo-token"
 
-    private let loopback: LoopbackServer
+    private let server: DemoHTTPServer
     /// The port it listens on.
-    public var port: UInt16 { loopback.port }
+    public var port: UInt16 { server.port }
 
     /// `http://127.0.0.1:PORT/`
-    public var baseURL: String { loopback.baseURL }
+    public var baseURL: String { "http://127.0.0.1:\(port)/" }
 
-    private init(_ loopback: LoopbackServer) {
-        self.loopback = loopback
+    private init(_ server: DemoHTTPServer) {
+        self.server = server
     }
 
     /// Starts the API on a free port of 127.0.0.1 (or `port`), and waits until it listens.
@@ -26,12 +27,11 @@ public final class DemoAPI: Sendable {
     /// A port that is taken fails at once with a message that says so.
     public static func start(port: UInt16 = 0, slowDelay: Duration = .milliseconds(1500)) async throws -> DemoAPI {
         let state = DemoState()
+        var table = DemoRoutes()
+        routes(&table, state: state, slowDelay: slowDelay)
+        sampleRoutes(&table, state: state)
         do {
-            return DemoAPI(
-                try await LoopbackServer.start(port: port, handlerTimeout: 30, listenTimeout: 10) { server in
-                    await routes(server, state: state, slowDelay: slowDelay)
-                    await sampleRoutes(server, state: state)
-                })
+            return DemoAPI(try await DemoHTTPServer.start(port: port, routes: table))
         } catch {
             throw DemoError(message: "the demo API cannot listen on 127.0.0.1:\(port): \(Self.reason(error))")
         }
@@ -48,16 +48,15 @@ public final class DemoAPI: Sendable {
     }
 
     private static func reason(_ error: any Error) -> String {
-        if let socketError = error as? SocketError, case .failed(_, let errno, let message) = socketError {
-            return errno == EADDRINUSE ? "the port is taken" : message
+        if let io = error as? IOError {
+            return io.errnoCode == EADDRINUSE ? "the port is taken" : String(cString: strerror(io.errnoCode))
         }
         return String(describing: error)
     }
 
     /// Stops the API.
     public func stop() async {
-        await loopback.server.stop(timeout: 0)
-        await loopback.stop()
+        await server.stop()
     }
 
     struct DemoError: Error, CustomStringConvertible {
@@ -65,50 +64,48 @@ public final class DemoAPI: Sendable {
         var description: String { message }
     }
 
-    static func json(_ status: HTTPStatusCode, _ body: String, headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
-        var all = HTTPHeaders([.contentType: "application/json"])
-        for (name, value) in headers { all[name] = value }
-        return HTTPResponse(statusCode: status, headers: all, body: Data(body.utf8))
+    static func json(_ status: HTTPResponseStatus, _ body: String, headers: [(String, String)] = []) -> DemoResponse {
+        DemoResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(body.utf8))
     }
 
-    private static func routes(_ server: HTTPServer, state: DemoState, slowDelay: Duration) async {
-        await openAPIRoute(server)
-        await server.appendRoute("GET /health") { _ in
+    private static func routes(_ routes: inout DemoRoutes, state: DemoState, slowDelay: Duration) {
+        openAPIRoute(&routes)
+        routes.add("GET /health") { _ in
             let uptime = await state.uptime()
             return json(.ok, #"{"status":"UP","version":"1.4.2","uptime":"\#(uptime)"}"#)
         }
-        await server.appendRoute("GET /orders") { request in
+        routes.add("GET /orders") { request in
             let customer = request.query["customer"]
             let (version, body) = await state.orders(of: customer)
             let etag = "\"orders-v\(version)\(customer.map { "-" + $0.unicodeScalars.filter(\.isASCII).map(String.init).joined() } ?? "")\""
-            if request.headers[HTTPHeader("If-None-Match")] == etag {
-                return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): etag]))
+            if request.header("If-None-Match") == etag {
+                return DemoResponse(status: .notModified, headers: [("ETag", etag)])
             }
-            return json(.ok, body, headers: [HTTPHeader("ETag"): etag])
+            return json(.ok, body, headers: [("ETag", etag)])
         }
         // One order of the list, for a pane that follows the latest (`config/chained.yaml`).
-        await server.appendRoute("GET /orders/*") { request in
+        routes.add("GET /orders/*") { request in
             let id = request.path.split(separator: "/").last.flatMap { Int($0) }
             guard let id, let body = await state.order(id) else {
                 return json(.notFound, #"{"message":"No such order"}"#)
             }
             return json(.ok, body)
         }
-        await server.appendRoute("GET /payments") { _ in
+        routes.add("GET /payments") { _ in
             json(.serviceUnavailable, #"{"message":"Payment gateway unavailable","code":"GATEWAY_DOWN"}"#)
         }
-        await server.appendRoute("GET /flaky") { _ in
+        routes.add("GET /flaky") { _ in
             let attempt = await state.nextFlaky()
             if attempt % 3 == 0 {
                 return json(.internalServerError, #"{"message":"Flaked on attempt \#(attempt)"}"#)
             }
             return json(.ok, #"{"attempt":\#(attempt),"ok":true}"#)
         }
-        await server.appendRoute("GET /slow") { _ in
-            try await Task.sleep(for: slowDelay)
+        routes.add("GET /slow") { _ in
+            try? await Task.sleep(for: slowDelay)
             return json(.ok, #"{"report":"daily sales","rows":1200,"total":"48213.50"}"#)
         }
-        await server.appendRoute("GET /metrics") { _ in
+        routes.add("GET /metrics") { _ in
             let (requests, errors) = await state.metrics()
             let text = """
                 # HELP http_requests_total Requests served.
@@ -117,16 +114,16 @@ public final class DemoAPI: Sendable {
                 errors_total \(errors)
 
                 """
-            return HTTPResponse(statusCode: .ok, headers: HTTPHeaders([.contentType: "text/plain; version=0.0.4; charset=utf-8"]), body: Data(text.utf8))
+            return DemoResponse(status: .ok, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: Array(text.utf8))
         }
-        await server.appendRoute("GET /secure/profile") { request in
-            guard request.headers[.authorization] == "Bearer \(token)" else {
-                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [HTTPHeader("WWW-Authenticate"): "Bearer"])
+        routes.add("GET /secure/profile") { request in
+            guard request.header("Authorization") == "Bearer \(token)" else {
+                return json(.unauthorized, #"{"message":"Missing or invalid bearer token"}"#, headers: [("WWW-Authenticate", "Bearer")])
             }
             return json(.ok, #"{"name":"Ada Lovelace","plan":"pro","seats":12}"#)
         }
-        await server.appendRoute("POST /search") { request in
-            let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        routes.add("POST /search") { request in
+            let body = request.bodyText
             let count = await state.searchCount(for: body)
             return json(.ok, #"{"count":\#(count),"took":"12ms"}"#)
         }

@@ -2,7 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 
-/// A FlyingFox server on 127.0.0.1 and the task that runs it: the demo API's and the tests'.
+/// A FlyingFox server on 127.0.0.1 and the task that runs it: the tests' and the bench's.
 ///
 /// Routes are added before it starts; it never listens anywhere but the loopback address.
 public final class LoopbackServer: Sendable {
