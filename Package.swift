@@ -24,6 +24,7 @@ let hammockLinking: [LinkerSetting] = [
             "-Xlinker", "--symbol-ordering-file=\(packageRoot)Sources/hammock/hammock.order",
             "-Xlinker", "--no-warn-symbol-ordering",
             "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--icf=all",
         ],
         .when(platforms: [.linux]))
 ]
@@ -61,9 +62,12 @@ let package = Package(
         // MARK: The engine and its transport
         // Files only their owner can read (0600 in 0700 directories): the cache, histories, the log.
         .target(name: "PrivateFiles", swiftSettings: strict),
+        // What the binary used of NSString, on the standard and C libraries: trimming,
+        // percent-encoding, printf-style numbers (no module of the binary links full Foundation).
+        .target(name: "TextBasics", swiftSettings: strict),
         .systemLibrary(name: "CCurl", path: "Modules/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The engine and its default transport, libcurl (CurlProvider, under Networking/Curl).
-        .target(name: "ResourceEngine", dependencies: ["PrivateFiles", "CCurl"], swiftSettings: strict),
+        .target(name: "ResourceEngine", dependencies: ["PrivateFiles", "TextBasics", "CCurl"], swiftSettings: strict),
         // The engine's doubles: fake networking, a manual clock, a recording observer.
         .target(name: "ResourceEngineTesting", dependencies: ["ResourceEngine"], swiftSettings: strict),
         // The engine over Foundation's URLSession: a transport the shipped binary does not link
@@ -81,20 +85,22 @@ let package = Package(
         // commands, the harness's processes.
         .target(name: "CleanSpawn", swiftSettings: strict),
         // The one path every output takes to lose its secrets (screen, logs, snapshot, cache, events).
-        .target(name: "Redaction", dependencies: ["ResourceEngine"], swiftSettings: strict),
+        .target(name: "Redaction", dependencies: ["ResourceEngine", "TextBasics"], swiftSettings: strict),
         // What each key does where, and how the help, the footer and README name them: below the
         // config, which reads `keys:` into it, and the dashboard, which acts on it.
         .target(name: "DashboardKeys", dependencies: ["TerminalUI"], swiftSettings: strict),
         // libyaml's parser (Debian's libyaml-dev), under the config's own node reader.
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", providers: [.apt(["libyaml-dev"])]),
         .target(
-            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", "CYAML"],
+            name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", "TextBasics", "CYAML"],
             swiftSettings: strict),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
         .target(
-            name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles"], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardKeys", "DashboardConfig", "Monitor"], swiftSettings: strict),
+            name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles", "TextBasics"], swiftSettings: strict),
+        .target(
+            name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardKeys", "DashboardConfig", "Monitor", "TextBasics"],
+            swiftSettings: strict),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
@@ -105,7 +111,7 @@ let package = Package(
         .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
         // The demo API and its config, on SwiftNIO's HTTP/1.1 server.
         .target(
-            name: "DemoServer", dependencies: ["PrivateFiles", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
+            name: "DemoServer", dependencies: ["PrivateFiles", "ResourceEngine", "TextBasics", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
             swiftSettings: strict),
 
         // MARK: The program
@@ -114,7 +120,8 @@ let package = Package(
             name: "hammock",
             dependencies: [
                 "Dashboard", "DashboardConfig", "DashboardKeys", "DemoServer", "CursesBackend", "TerminalUI", "CMallocConf",
-                "MetricsServer", "Monitor", "PrivateFiles", "Redaction", "ResourceEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MetricsServer", "Monitor", "PrivateFiles", "Redaction", "ResourceEngine", "TextBasics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
             swiftSettings: strict,
@@ -143,7 +150,9 @@ let package = Package(
         .target(name: "CMallocCount"),
 
         // MARK: Tests: each target's own, over its doubles; real I/O through the harness
-        .testTarget(name: "ResourceEngineTests", dependencies: ["ResourceEngine", "ResourceEngineTesting", "HammockHarness", "LoopbackHTTP", flyingFoxOnly], swiftSettings: strict),
+        .testTarget(
+            name: "ResourceEngineTests", dependencies: ["ResourceEngine", "ResourceEngineTesting", "TextBasics", "HammockHarness", "LoopbackHTTP", flyingFoxOnly],
+            swiftSettings: strict),
         // The engine over both real transports (URLSession and libcurl) against servers on 127.0.0.1.
         .testTarget(
             name: "TransportTests",

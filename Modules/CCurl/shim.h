@@ -90,6 +90,10 @@ static inline void hc_cookie_share_free(hc_cookie_share *store) {
     free(store);
 }
 
+/* Names the calling thread (glibc declares this only under _GNU_SOURCE). */
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline int hc_name_this_thread(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
 static const long HC_ERROR_SIZE = CURL_ERROR_SIZE;
 static const long HC_GLOBAL_ALL = CURL_GLOBAL_ALL;
 static const long HC_VERSION_NUM = LIBCURL_VERSION_NUM;

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Redaction
 import ResourceEngine
@@ -42,12 +42,11 @@ extension ConfigLoader {
                     }
                 case "zone":
                     guard let text = reader.string(entry.value, "\(what).zone") else { return nil }
-                    guard let zone = TimeZone(identifier: text) else {
+                    guard let zone = ZoneInfo(identifier: text) else {
                         reader.problem(at: entry.value, "\(what).zone: unknown time zone \"\(text)\" (UTC, Europe/Berlin…)")
                         return nil
                     }
                     window.zone = zone
-                    window.zoneName = text
                 default: break
                 }
             }

@@ -1,5 +1,5 @@
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 import TerminalUI
 

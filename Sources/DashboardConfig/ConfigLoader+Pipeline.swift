@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// The `pipeline:` of a configure block or pane: stages and their transformers.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Redaction
 import ResourceEngine
 
@@ -63,7 +64,7 @@ extension ConfigLoader {
     ) -> String? {
         guard let written = reader.interpolated(node, what) else { return nil }
         var path = written.value
-        if path.hasPrefix("~/") { path = NSHomeDirectory() + String(path.dropFirst(1)) }
+        if path.hasPrefix("~/") { path = FileManager.default.homeDirectoryForCurrentUser.path + String(path.dropFirst(1)) }
         if !path.hasPrefix("/") {
             path = URL(fileURLWithPath: reader.file).deletingLastPathComponent().appendingPathComponent(path).path
         }

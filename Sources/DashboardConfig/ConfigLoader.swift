@@ -1,8 +1,9 @@
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import Glibc
 import Redaction
 import ResourceEngine
+import TextBasics
 
 /// Reads a config file into a `DashboardSpec`, or every problem in it.
 ///
@@ -399,11 +400,11 @@ public enum ConfigLoader {
 
     /// Why a glob pattern is unusable, or nil.
     static func patternProblem(_ pattern: String) -> String? {
-        if pattern.trimmingCharacters(in: .whitespaces).isEmpty { return "pattern must not be empty" }
+        if pattern.trimmingWhitespace().isEmpty { return "pattern must not be empty" }
         if pattern.contains(where: \.isWhitespace) { return "pattern \"\(pattern)\" contains spaces" }
         if pattern.contains("***") { return "pattern \"\(pattern)\": *** is not a wildcard (use * within a segment or ** across segments)" }
-        if let scheme = pattern.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*:", options: .regularExpression) {
-            let name = pattern[scheme].dropLast().lowercased()
+        if let scheme = pattern.leadingScheme {
+            let name = scheme.lowercased()
             if !["http", "https"].contains(name) { return "pattern \"\(pattern)\" must be a path (/orders/**) or an http(s) URL" }
         }
         return nil

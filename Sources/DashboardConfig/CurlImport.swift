@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Redaction
 import ResourceEngine
+import TextBasics
 
 /// `hammock init --from-curl 'curl …'`: one pane from a pasted curl command, the inverse of the
 /// dashboard's `c`. Credentials (an Authorization header, a header, query parameter or form field
@@ -40,7 +41,7 @@ public enum CurlImport {
             case "-H", "--header":
                 let header = try value(word)
                 guard let colon = header.firstIndex(of: ":") else { throw Problem(message: "header \"\(header)\" has no colon") }
-                headers.append((String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                headers.append((String(header[..<colon]).trimmingWhitespace(), String(header[header.index(after: colon)...]).trimmingWhitespace()))
             case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode": data.append(try value(word))
             case "--json":
                 data.append(try value(word))
@@ -88,12 +89,12 @@ public enum CurlImport {
             lines += ["  auth:", "    basic: { user: \(yamlString(parts[0])), password: \(yamlString(secret("password"))) }"]
         }
         var path = parsed.percentEncodedPath.isEmpty ? "/" : parsed.percentEncodedPath
-        path = path.removingPercentEncoding ?? path
+        path = path.percentDecoded ?? path
         lines += ["panes:", "  - title: \(yamlString(method.map { "\($0) \(path)" } ?? path))", "    resource: \(yamlString(path))"]
         var params: [(String, String)] = (parsed.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         for query in queries + (get ? data : []) {
             for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).percentDecoded ?? String($0) }
                 params.append((parts[0], parts.count > 1 ? parts[1] : ""))
             }
         }
@@ -115,7 +116,7 @@ public enum CurlImport {
                 lines.append("    body:")
                 lines.append("      form:")
                 for pair in text.split(separator: "&") {
-                    let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).percentDecoded ?? String($0) }
                     let value = parts.count > 1 ? parts[1] : ""
                     lines.append("        \(yamlString(parts[0])): \(yamlString(CredentialName.matches(parts[0]) ? secret(parts[0]) : escaped(value)))")
                 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Redaction
+import TextBasics
 
 extension Redactor {
     /// The redactor for a config's secrets, those it learns while running included, and those

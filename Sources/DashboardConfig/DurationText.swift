@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// Durations as people write them in config: `250ms`, `5s`, `1.5s`, `2m`, `1h`, `14d`. A config
 /// must write the unit (`hasUnit`): a bare `1000` reads as seconds to some and milliseconds to
@@ -41,7 +42,7 @@ public enum DurationText {
     public static func format(_ seconds: TimeInterval) -> String {
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
         if seconds < 60 {
-            return seconds.rounded() == seconds ? "\(Int(seconds))s" : String(format: "%.1fs", seconds)
+            return seconds.rounded() == seconds ? "\(Int(seconds))s" : String(printf: "%.1fs", seconds)
         }
         let whole = Int(seconds.rounded())
         if whole < 3600 { return whole % 60 == 0 ? "\(whole / 60)m" : "\(whole / 60)m\(whole % 60)s" }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import ResourceEngine
 
@@ -90,7 +90,7 @@ public struct EnvironmentInterpolator: Sendable {
             }
             let name: Substring
             var fallback: Substring?
-            if let separator = inside.range(of: ":-") {
+            if let separator = inside.firstRange(of: ":-") {
                 name = inside[..<separator.lowerBound]
                 fallback = inside[separator.upperBound...]
             } else {
@@ -109,7 +109,7 @@ public struct EnvironmentInterpolator: Sendable {
     /// `text` as a config writes it to mean exactly `text`: every `${` doubled, so no variable
     /// or file is read (what an import copies from a document or a command).
     public static func literal(_ text: String) -> String {
-        text.replacingOccurrences(of: "${", with: "$${")
+        text.replacing("${", with: "$${")
     }
 
     /// The interpolated string, or the first problem. `pane` gives what each `${pane:…}` stands
@@ -190,7 +190,7 @@ public struct EnvironmentInterpolator: Sendable {
 
     /// `path` as written: `~/` under the home directory, relative under `folder`.
     public func resolve(_ path: String) -> String {
-        if path.hasPrefix("~/") { return NSHomeDirectory() + String(path.dropFirst(1)) }
+        if path.hasPrefix("~/") { return FileManager.default.homeDirectoryForCurrentUser.path + String(path.dropFirst(1)) }
         if path.hasPrefix("/") { return path }
         let base = folder ?? FileManager.default.currentDirectoryPath
         return URL(fileURLWithPath: base).appendingPathComponent(path).path

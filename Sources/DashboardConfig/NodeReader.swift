@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Redaction
 import ResourceEngine
 
@@ -105,7 +105,7 @@ struct NodeReader {
         guard let value = interpolate(text, at: node, what, pane: { PaneChain.placeholder($0, in: place) }) else { return nil }
         if case .resource = place, WrittenURL.isAbsolute(value.value) {
             // The origin is the config's: a value from a response goes only into the path or query.
-            let afterScheme = value.value.range(of: "://")!.upperBound
+            let afterScheme = value.value.firstRange(of: "://")!.upperBound
             let authorityEnd = value.value[afterScheme...].firstIndex { "/?#".contains($0) } ?? value.value.endIndex
             if value.value[..<authorityEnd].contains("%24%7Bpane") {
                 problem(at: node, "\(what): a ${pane:…} may only stand in the path or query, after the scheme and host")

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 /// `hammock init --from openapi.json|openapi.yaml|URL`: a config from what an API says about
 /// itself (OpenAPI 3.0/3.1, Swagger 2.0), read from the document's JSON with the engine's own
@@ -131,7 +132,7 @@ public enum OpenAPIImport {
         var url: String?
         if let server = document["servers"]?[0], var text = server["url"]?.stringValue {
             for (name, spec) in server["variables"]?.objectValue?.members ?? [] {
-                text = text.replacingOccurrences(of: "{\(name)}", with: spec["default"]?.stringValue ?? "")
+                text = text.replacing("{\(name)}", with: spec["default"]?.stringValue ?? "")
             }
             url = text
         } else if let host = document["host"]?.stringValue {
@@ -213,7 +214,7 @@ public enum OpenAPIImport {
     /// A tag as a config's tags may write it.
     static func tagName(_ text: String) -> String {
         let kept = String(String.UnicodeScalarView(text.unicodeScalars.map { PaneSpec.isTagCharacter($0) ? $0 : "-" }))
-        return String(kept.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(40))
+        return String(kept.trimming(charactersIn: "-").prefix(40))
     }
 
     /// Text from the document, quoted for YAML with every `${` doubled: a document must never

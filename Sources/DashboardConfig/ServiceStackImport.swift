@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// `hammock init --from servicestack URL`: a config from a ServiceStack service's own metadata,
@@ -87,7 +87,7 @@ public enum ServiceStackImport {
     /// The service's base: the document's URL above `metadata/`, else `app.baseUrl`, ending in `/`.
     static func baseURL(_ document: JSON, source: String) -> String? {
         var base: String?
-        if source.hasPrefix("http://") || source.hasPrefix("https://"), let range = source.range(of: "metadata/", options: .backwards) {
+        if source.hasPrefix("http://") || source.hasPrefix("https://"), let range = source.ranges(of: "metadata/").last {
             base = String(source[..<range.lowerBound])
         } else if let written = document["app"]?["baseUrl"]?.stringValue, written.hasPrefix("http://") || written.hasPrefix("https://") {
             base = written

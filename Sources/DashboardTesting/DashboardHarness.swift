@@ -47,7 +47,7 @@ public final class DashboardHarness {
         let provider: any NetworkingProvider = networking == .fake ? network : CurlProvider()
         app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: minimumFrameInterval, loadSettleTime: loadSettleTime,
+            timeZone: ZoneInfo.utc, minimumFrameInterval: minimumFrameInterval, loadSettleTime: loadSettleTime,
             environment: environment
         ) { spec in spec.makeServices(networking: provider, clock: clock) }
         app.onQuit = { [weak self] in self?.quitStatus = $0 }

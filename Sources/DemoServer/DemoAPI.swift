@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import TextBasics
 
 /// The built-in demo API: real HTTP on 127.0.0.1, with an endpoint for everything the dashboard
 /// shows — healthy JSON, a list with ETag/304, a slow report, a flaky endpoint, a 503 with a JSON
@@ -142,7 +143,7 @@ actor DemoState {
     func issueShopToken(lifetime: TimeInterval) -> String {
         let now = Date()
         shopTokens = shopTokens.filter { $0.value > now }
-        let token = "shop-" + (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let token = "shop-" + (0..<16).map { _ in String(printf: "%02x", UInt8.random(in: 0...255)) }.joined()
         shopTokens[token] = now.addingTimeInterval(lifetime)
         return token
     }
@@ -164,7 +165,7 @@ actor DemoState {
         let customers = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
         let items = (0..<4).compactMap { i -> String? in
             let id = 1021 + version + i
-            let total = String(format: "%.2f", Double((id * 37) % 9000) / 100 + 5)
+            let total = String(printf: "%.2f", Double((id * 37) % 9000) / 100 + 5)
             let name = customers[(version + i) % customers.count]
             if let customer, customer != name { return nil }
             return #"{"id":\#(id),"customer":"\#(name)","total":"\#(total)"}"#

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import PrivateFiles
 
@@ -7,7 +7,7 @@ extension DemoConfig {
     /// one can guess) and returns the file's path. Never a predictable path: another local user
     /// could create it first and swap in a config of their own, which the demo would then load
     /// and hot-reload.
-    public static func writePrivateCopy(in temporary: String = NSTemporaryDirectory()) throws -> String {
+    public static func writePrivateCopy(in temporary: String = FileManager.default.temporaryDirectory.path) throws -> String {
         var template = Array((temporary.hasSuffix("/") ? temporary : temporary + "/").utf8CString.dropLast())
         template += Array("hammock-demo-XXXXXX".utf8CString)
         guard let directory = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `HOST:PORT` for `--listen`: an IPv4 address (or `localhost`) and a port. Loopback unless the
 /// user names another address.

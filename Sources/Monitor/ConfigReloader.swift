@@ -1,6 +1,6 @@
 import DashboardConfig
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Redaction
 

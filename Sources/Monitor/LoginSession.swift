@@ -1,7 +1,9 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
+import Glibc
 import Redaction
 import ResourceEngine
+import TextBasics
 
 /// A service's login (`auth: { login: … }` or `oauth2:`): the token every request of the service
 /// carries, obtained by a request that is a resource like any other.
@@ -170,23 +172,19 @@ public final class LoginSession {
     /// `longestRetryAfter`; nil without one.
     static func retryAfter(_ error: RequestError, now: TimeInterval) -> TimeInterval? {
         guard let status = error.httpStatusCode, status == 429 || status == 503,
-            let value = error.entity?.headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+            let value = error.entity?.headers["retry-after"]?.trimmingWhitespace(), !value.isEmpty
         else { return nil }
         if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return min(seconds, longestRetryAfter) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = DateText.httpDate(value) else { return nil }
         // The engine clock counts from the reference date, as `Date` does.
-        return min(max(0, date.timeIntervalSinceReferenceDate - now), longestRetryAfter)
+        return min(max(0, date - Date.timeIntervalBetween1970AndReferenceDate - now), longestRetryAfter)
     }
 
     /// The token in an answer: the `token: header.NAME` header, or a string (or number) at the
     /// `token` path of its JSON.
     private func token(in entity: Entity) -> String? {
         if let name = spec.tokenHeader {
-            guard let value = entity.headers[name.lowercased()]?.trimmingCharacters(in: .whitespaces), LoginSession.usable(value) else { return nil }
+            guard let value = entity.headers[name.lowercased()]?.trimmingWhitespace(), LoginSession.usable(value) else { return nil }
             return value
         }
         guard let json = tokenJSON(in: entity), let found = tokenPath.lookup(json) else { return nil }

@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// Blocked, not failing twice: a pane that fails while a pane it depends on is in trouble
@@ -191,7 +191,7 @@ extension Monitor {
 
     /// A connection the origin refused, or a host that could not be found: no answer at all.
     static func isRefused(_ error: RequestError) -> Bool {
-        guard error.httpStatusCode == nil, let cause = error.cause as? URLError else { return false }
+        guard error.httpStatusCode == nil, let cause = error.cause as? TransportError else { return false }
         return cause.code == .cannotConnectToHost || cause.code == .cannotFindHost
     }
 

@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// The engine services a config file describes: one `Service` for the `service:` section and one

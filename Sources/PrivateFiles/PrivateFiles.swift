@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +22,7 @@ public enum PrivateFiles {
     public static func directory(_ path: String) throws {
         var info = stat()
         if lstat(path, &info) != 0 {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = parentDirectory(of: path)
             if !parent.isEmpty, parent != path, lstat(parent, &info) != 0 { try directory(parent) }
             if mkdir(path, 0o700) != 0, errno != EEXIST {
                 throw Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))")
@@ -39,7 +39,7 @@ public enum PrivateFiles {
     /// Opens `path` for writing as a private regular file (created 0600, or an existing one of
     /// ours tightened to 0600), truncated unless `append`. Refuses symbolic links, devices,
     /// pipes and files owned by someone else.
-    public static func openForWriting(_ path: String, append: Bool = false) throws -> FileHandle {
+    public static func openForWriting(_ path: String, append: Bool = false) throws -> OutputFile {
         let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
         // O_NONBLOCK so a FIFO planted at the path does not hang the open; it is refused below.
         let fd = open(path, flags | O_NONBLOCK, 0o600)
@@ -55,7 +55,15 @@ public enum PrivateFiles {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if info.st_mode & 0o7777 != 0o600 { fchmod(fd, 0o600) }
         if !append { ftruncate(fd, 0) }
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return OutputFile(descriptor: fd, closes: true)
+    }
+
+    /// The folder `path` is in ("" for a bare name, "/" for a child of the root).
+    static func parentDirectory(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Writes `data` to `url` atomically (a private temporary file beside it, then `rename(2)`):

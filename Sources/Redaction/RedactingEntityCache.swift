@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// An entity cache that redacts what it stores: a body that echoes a token (httpbin's

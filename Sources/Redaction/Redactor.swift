@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import ResourceEngine
 import Synchronization
@@ -99,10 +99,10 @@ public struct Redactor: Sendable {
     private func redact(_ text: String, live: [String]) -> String {
         var out = text
         for secret in secrets where Redactor.occurs(secret, in: out) {
-            out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+            out = out.replacing(secret, with: Redactor.mask)
         }
         for secret in live where Redactor.occurs(secret, in: out) {
-            out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+            out = out.replacing(secret, with: Redactor.mask)
         }
         return out
     }

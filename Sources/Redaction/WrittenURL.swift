@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// A pane's URL as its file writes it: the path joined to the base URL, the query kept byte for
 /// byte (`%2F` stays `%2F`), `params` appended after it.
@@ -11,7 +12,7 @@ public enum WrittenURL {
     public static func problem(in text: String) -> String? {
         let scalars = Array(text.unicodeScalars)
         if let index = scalars.firstIndex(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            return "contains a control character (U+\(String(format: "%04X", scalars[index].value)))"
+            return "contains a control character (U+\(String(printf: "%04X", scalars[index].value)))"
         }
         if let hash = text.firstIndex(of: "#") {
             return "has a fragment (\(text[hash...])), which is never sent to the server; remove it"
@@ -39,7 +40,7 @@ public enum WrittenURL {
         var out = ""
         // Where the authority ends: brackets before it belong to an IPv6 host.
         var authorityEnd = text.unicodeScalars.startIndex
-        if let schemeEnd = text.range(of: "://"), isAbsolute(text) {
+        if let schemeEnd = text.firstRange(of: "://"), isAbsolute(text) {
             authorityEnd = text.unicodeScalars[schemeEnd.upperBound...].firstIndex { "/?#".unicodeScalars.contains($0) } ?? text.unicodeScalars.endIndex
         }
         for index in text.unicodeScalars.indices {
@@ -48,7 +49,7 @@ public enum WrittenURL {
             if scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar), !bracketOutsideHost {
                 out.unicodeScalars.append(scalar)
             } else {
-                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+                for byte in String(scalar).utf8 { out += String(printf: "%%%02X", byte) }
             }
         }
         return out
@@ -92,7 +93,7 @@ public enum WrittenURL {
     /// `url` with the password of its user-info (`ops:hunter2@`) masked, unless it is a reference
     /// (`${PASSWORD}`); the rest as it is.
     public static func maskingPassword(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
         let authorityEnd = url[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
         let authority = url[schemeEnd.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
@@ -103,7 +104,7 @@ public enum WrittenURL {
 
     /// True when `text` starts with a scheme and `//`.
     public static func isAbsolute(_ text: String) -> Bool {
-        guard let colon = text.range(of: "://") else { return false }
+        guard let colon = text.firstRange(of: "://") else { return false }
         let scheme = text[..<colon.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
@@ -118,7 +119,7 @@ public enum WrittenURL {
         var out = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if unreserved.contains(scalar) { out.unicodeScalars.append(scalar) } else { out += String(format: "%%%02X", byte) }
+            if unreserved.contains(scalar) { out.unicodeScalars.append(scalar) } else { out += String(printf: "%%%02X", byte) }
         }
         return out
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// A response body with its metadata: the unit of data a resource holds.
 ///
@@ -127,10 +128,10 @@ public struct Entity: Sendable {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2,
-                parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+                parts[0].trimmingWhitespace().lowercased() == "charset"
             else { continue }
-            return parts[1].trimmingCharacters(in: .whitespaces)
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            return parts[1].trimmingWhitespace()
+                .trimming(charactersIn: "\"").lowercased()
         }
         return nil
     }

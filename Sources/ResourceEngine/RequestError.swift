@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a request failed, in one shape for every kind of failure.
 ///
@@ -73,49 +73,13 @@ public struct RequestError: Error, Sendable {
         cause is Cause.RequestCancelled
     }
 
-    /// The `URLError` user-info key under which a transport puts a screen message more precise
-    /// than its code's ("127.0.0.1:29080: connection refused").
-    public static let screenMessageKey = "ResourceEngineScreenMessage"
-
     /// A message for a transport error that reads well on a terminal.
     static func screenMessage(for error: any Error) -> String {
-        if let urlError = error as? URLError {
-            if let message = urlError.userInfo[screenMessageKey] as? String { return message }
-            // Where, when the error says which URL: "127.0.0.1:29080: could not connect".
-            let place = urlError.failingURL.flatMap { url in url.host.map { host in
-                (host.contains(":") ? "[\(host)]" : host) + ":\(url.port ?? (url.scheme == "https" ? 443 : 80))"
-            } }
-            switch urlError.code {
-            case .cannotConnectToHost: return place.map { "\($0): could not connect" } ?? "Could not connect to the server"
-            case .timedOut: return "The request timed out"
-            case .cannotFindHost, .dnsLookupFailed: return "Could not find the server"
-            case .networkConnectionLost: return "The network connection was lost"
-            case .notConnectedToInternet: return "Not connected to the network"
-            case .httpTooManyRedirects, .redirectToNonExistentLocation: return "Too many redirects"
-            case .badServerResponse, .cannotParseResponse, .zeroByteResource:
-                return "The server sent an invalid response"
-            case .secureConnectionFailed: return "Secure connection failed"
-            case .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
-                return "The server's certificate is not trusted"
-            case .cancelled: return "Request cancelled"
-            case .unsupportedURL, .badURL: return "Unsupported URL"
-            case .dataLengthExceedsMaximum: return "Response too large"
-            default:
-                // libcurl failures without a URLError code of their own carry libcurl's text.
-                let detail = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
-                if detail.contains("transfer closed") || detail.contains("Recv failure")
-                    || detail.contains("Connection reset")
-                {
-                    return "The server closed the connection before the response was complete"
-                }
-                if !detail.isEmpty { return "Network error: \(detail)" }
-            }
-        }
+        if let transport = error as? TransportError { return transport.message }
         if let cause = error as? any CauseMessage {
             return cause.description
         }
-        return error.localizedDescription
+        return String(describing: error)
     }
 }
 

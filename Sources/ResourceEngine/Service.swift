@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One API: a base URL, its configuration, and the cache of its resources.
 ///

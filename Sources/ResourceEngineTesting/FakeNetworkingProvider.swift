@@ -36,7 +36,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
             text(json, status: status, contentType: "application/json", headers: headers)
         }
 
-        /// A transport failure such as `URLError(.cannotConnectToHost)`.
+        /// A transport failure such as `TransportError(.cannotConnectToHost)`.
         public static func failure(_ error: any Error) -> FakeResponse {
             var response = FakeResponse(status: 0)
             response.error = error
@@ -154,7 +154,7 @@ public final class FakeNetworkingProvider: NetworkingProvider {
         cancelledCount += 1
         if let index = pending.firstIndex(where: { $0.id == id }) {
             let item = pending.remove(at: index)
-            item.deliver(.failure(URLError(.cancelled)))
+            item.deliver(.failure(TransportError(.cancelled)))
         }
     }
 

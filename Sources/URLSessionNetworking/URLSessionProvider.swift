@@ -58,7 +58,7 @@ public final class URLSessionProvider: NetworkingProvider {
         registry.begin(id, maxRedirects: transport.maxRedirects ?? 10, progress: progress, completion: completion)
         if timeout > 0, timeout.isFinite {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [registry] in
-                if registry.fail(id, with: URLError(.timedOut)) { task.cancel() }
+                if registry.fail(id, with: TransportError(.timedOut)) { task.cancel() }
             }
         }
         task.resume()
@@ -71,7 +71,7 @@ public final class URLSessionProvider: NetworkingProvider {
         let registry: TransferRegistry
 
         func cancel() {
-            if registry.fail(id, with: URLError(.cancelled)) { task.cancel() }
+            if registry.fail(id, with: TransportError(.cancelled)) { task.cancel() }
         }
     }
 }
@@ -204,7 +204,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         case .tooMany:
             // The completion is claimed with the error; the redirect answer that follows is ignored.
             // (Cancelling the task here makes Foundation trap on the completion handler.)
-            registry.fail(id, with: URLError(.httpTooManyRedirects))
+            registry.fail(id, with: TransportError(.tooManyRedirects))
             completionHandler(nil)
         case .follow:
             let current = task.currentRequest
@@ -232,6 +232,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        registry.finish(task.taskIdentifier, error: error)
+        registry.finish(task.taskIdentifier, error: error.map(TransportError.init(converting:)))
     }
 }

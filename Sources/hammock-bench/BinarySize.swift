@@ -30,7 +30,10 @@ struct BinarySize {
         for line in nm.output.split(separator: "\n") {
             guard let symbol = line.split(separator: " ").last else { continue }
             if symbol.hasPrefix("icudt") { icu = true }
-            if symbol.contains("NSString") || symbol.contains("NSURL") || symbol.contains("CFString") { bridging += 1 }
+            // The standard library's own `__SwiftNativeNSString` is in every Swift binary, the floor's too.
+            if symbol.contains("NSString") && !symbol.contains("SwiftNativeNSString") || symbol.contains("NSURL") || symbol.contains("CFString") {
+                bridging += 1
+            }
             guard symbol.hasPrefix("$s") else { continue }
             for module in modules {
                 let mangled = "$s\(module.utf8.count)\(module)"

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 
 /// A first argument that is neither a command nor a file: a mistyped command (`snapsot`,
 /// `version`) is told so, with what was probably meant, instead of being opened as a config that

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// Which config a command runs, the first of: the argument or `--config`, `HAMMOCK_CONFIG`,
 /// `./hammock.yaml`, `$XDG_CONFIG_HOME/hammock/hammock.yaml` (else `~/.config/hammock/hammock.yaml`).

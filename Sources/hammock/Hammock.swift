@@ -2,7 +2,7 @@ import ArgumentParser
 import Dashboard
 import DashboardConfig
 import DemoServer
-import Foundation
+import FoundationEssentials
 import Glibc
 import MetricsServer
 import Monitor
@@ -10,6 +10,7 @@ import PrivateFiles
 import Redaction
 import ResourceEngine
 import TerminalUI
+import TextBasics
 
 /// The `hammock` command line.
 @main
@@ -77,13 +78,13 @@ func leave(_ status: Int32) -> Never {
 /// Writes a line to standard error, through the screen's sanitiser: config text and messages
 /// from servers can hold escape sequences (a title with OSC 52 would write the clipboard).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((sanitized(message) + "\n").utf8))
+    OutputFile.standardError.write(sanitized(message) + "\n")
 }
 
 /// Writes a line to standard output at once (no buffering: scripts read it as it comes), through
 /// the screen's sanitiser.
 func printLine(_ message: String) {
-    FileHandle.standardOutput.write(Data((sanitized(message) + "\n").utf8))
+    OutputFile.standardOutput.write(sanitized(message) + "\n")
 }
 
 /// Text safe for a terminal, line by line (`Sanitizer`, as for the screen).
@@ -123,7 +124,7 @@ struct GlobalOptions: ParsableArguments {
     func apply(interactive: Bool, redactor: SharedRedactor) throws {
         guard let log else { return }
         var categories = Set<EngineLog.Category>()
-        for name in log.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+        for name in log.split(separator: ",").map({ $0.trimmingWhitespace() }) where !name.isEmpty {
             if name == "all" {
                 categories.formUnion(EngineLog.Category.allCases)
             } else if let category = EngineLog.Category(rawValue: name) {
@@ -134,14 +135,14 @@ struct GlobalOptions: ParsableArguments {
         }
         let path = logFile ?? (interactive ? "hammock.log" : nil)
         if let path {
-            let handle: FileHandle
+            let handle: OutputFile
             do { handle = try PrivateFiles.openForWriting(path) } catch { throw ValidationError("cannot write the log file: \(error)") }
             EngineLog.handler = { category, message in
-                handle.write(Data("\(EventLineTime.now()) [\(category.rawValue)] \(redactor.redact(message))\n".utf8))
+                handle.write("\(EventLineTime.now()) [\(category.rawValue)] \(redactor.redact(message))\n")
             }
         } else {
             EngineLog.handler = { category, message in
-                FileHandle.standardError.write(Data(sanitized("[\(category.rawValue)] \(redactor.redact(message))").utf8 + [0x0A]))
+                OutputFile.standardError.write(sanitized("[\(category.rawValue)] \(redactor.redact(message))") + "\n")
             }
         }
         EngineLog.enabled = categories
@@ -163,9 +164,7 @@ struct CacheOptions: ParsableArguments {
 
 enum EventLineTime {
     static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+        DateText.utcTimestamp(Date().timeIntervalSince1970)
     }
 }
 
@@ -349,7 +348,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             $0.makeServices(networking: Hammock.networking())
         }
         let seconds = Date().timeIntervalSince(started)
-        let timestamp = ISO8601DateFormatter().string(from: started)
+        let timestamp = DateText.utcTimestamp(started.timeIntervalSince1970, milliseconds: false)
         var state = result.json
         if case .object(var object) = state {
             // What a script needs to trust the rest: the shape's version, when, and by what.

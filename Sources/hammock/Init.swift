@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dashboard
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import Glibc
 import PrivateFiles
 import ResourceEngine

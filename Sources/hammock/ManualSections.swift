@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// The man page's sections the command definitions cannot give (`scripts/generate-man.sh` puts
@@ -56,7 +56,7 @@ enum ManualSections {
 
     /// Text safe on an mdoc line: a leading dot or quote escaped, backslashes doubled.
     static func escaped(_ text: String) -> String {
-        let doubled = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "`", with: "")
+        let doubled = text.replacing("\\", with: "\\e").replacing("`", with: "")
         return doubled.hasPrefix(".") || doubled.hasPrefix("'") ? "\\&" + doubled : doubled
     }
 }

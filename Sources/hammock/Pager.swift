@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import TextBasics
 
 /// Which pager `o` runs: `$PAGER` when set, else `less`, else `more` (the text is already
 /// sanitised: no escape sequences reach the terminal through it).
 enum Pager {
     static func command(environment: [String: String]) -> String {
-        if let pager = environment["PAGER"], !pager.trimmingCharacters(in: .whitespaces).isEmpty { return pager }
+        if let pager = environment["PAGER"], !pager.trimmingWhitespace().isEmpty { return pager }
         for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where access("\(directory)/less", X_OK) == 0 {
             return "less"
         }
@@ -24,7 +25,7 @@ enum Pager {
     /// Which editor `E` runs: `$EDITOR`, else `$VISUAL`, else `vi`.
     static func editor(environment: [String: String]) -> String {
         for name in ["EDITOR", "VISUAL"] {
-            if let editor = environment[name], !editor.trimmingCharacters(in: .whitespaces).isEmpty { return editor }
+            if let editor = environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
         }
         return "vi"
     }

@@ -3,7 +3,7 @@ import Dashboard
 import DashboardConfig
 import DashboardKeys
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import MetricsServer
 import Monitor

@@ -99,7 +99,8 @@ import Testing
 
     @Test func theEngineAndTheTerminalLayerKnowNothingAboveThem() throws {
         let allowed = try Self.allowed()
-        #expect(allowed["ResourceEngine"] == ["PrivateFiles", "CCurl"], "files and libcurl: no YAML, no terminal, no application")
+        #expect(allowed["ResourceEngine"] == ["PrivateFiles", "TextBasics", "CCurl"], "files, text and libcurl: no YAML, no terminal, no application")
+        #expect(allowed["TextBasics"] == [])
         #expect(allowed["TerminalUI"] == [])
         #expect(allowed["MetricsServer"].map { !$0.contains("Dashboard") && !$0.contains("TerminalUI") } == true)
         let curses = allowed.filter { $0.value.contains("CNCursesW") }.map(\.key)

@@ -3,12 +3,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import ResourceEngine
 import HammockHarness
+import LoopbackHTTP
+@testable import ResourceEngine
 import ResourceEngineTesting
 import Synchronization
 import Testing
-import LoopbackHTTP
 
 /// What `CurlProvider` does beyond the behaviours both providers share (those run in
 /// ResourceEngineTests' integration and torture suites): methods and bodies, redirects,
@@ -369,7 +369,7 @@ import LoopbackHTTP
         var provider: CurlProvider? = CurlProvider()
         let outcome: String = try await awaitCallback("the cancelled completion") { done in
             _ = provider?.startRequest(OutgoingRequest(url: URL(string: server.url("/hang"))!), progress: { _ in }) { result in
-                let text = "\(result.response == nil) \((result.error as? URLError)?.code == .cancelled)"
+                let text = "\(result.response == nil) \((result.error as? TransportError)?.code == .cancelled)"
                 DispatchQueue.main.async { MainActor.assumeIsolated { done(text) } }
             }
             provider = nil
@@ -443,7 +443,7 @@ import LoopbackHTTP
         }
         #expect(witness != nil, "held while the transfer runs")
         #expect(!gate.isComplete)
-        gate.complete(.failure(URLError(.cancelled)))
+        gate.complete(.failure(TransportError(.cancelled)))
         gate.complete(NetworkResult())
         #expect(calls.withLock { $0 } == 1)
         #expect(gate.isComplete)

@@ -34,7 +34,7 @@ import Testing
         let scheduler = ManualScheduler(now: { [clock] in clock.now }, setNow: { [clock] in clock.set($0) })
         let app = DashboardApp(
             spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-            timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0, historyStore: HistoryStore(directory: directory)
+            timeZone: ZoneInfo.utc, minimumFrameInterval: 0, historyStore: HistoryStore(directory: directory)
         ) { [network, clock] in $0.makeServices(networking: network, clock: clock, cache: cache) }
         return (app, cache)
     }

@@ -1,4 +1,5 @@
 @testable import Dashboard
+import DashboardConfig
 import DashboardTesting
 import Foundation
 import Monitor
@@ -30,8 +31,8 @@ import Testing
     @Test func theHeaderClockChangesOnTheMinute() {
         let now: TimeInterval = 800_000_000  // 2026-05-09 06:13:20 UTC
         #expect(Formatting.untilClockChanges(now) == 40)
-        #expect(Formatting.clock(now, timeZone: TimeZone(identifier: "UTC")!, seconds: false) == "06:13")
-        #expect(Formatting.clock(now + 40, timeZone: TimeZone(identifier: "UTC")!, seconds: false) == "06:14")
+        #expect(Formatting.clock(now, timeZone: ZoneInfo.utc, seconds: false) == "06:13")
+        #expect(Formatting.clock(now + 40, timeZone: ZoneInfo.utc, seconds: false) == "06:14")
         #expect(Formatting.untilClockChanges(-10) == 10)
     }
 

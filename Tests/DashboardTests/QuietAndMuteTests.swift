@@ -118,7 +118,7 @@ import Testing
                 "q.yaml:6:38: a quiet window needs from and to (e.g. { from: \"02:00\", to: \"03:00\" })",
             ])
         }
-        let window = QuietWindow(days: [7], from: 23 * 60, to: 60, zone: TimeZone(identifier: "UTC"))
+        let window = QuietWindow(days: [7], from: 23 * 60, to: 60, zone: ZoneInfo.utc)
         let saturday2330 = Date(timeIntervalSince1970: 1_795_908_600)  // 2026-11-28 (Sat) 23:30 UTC
         #expect(window.end(containing: saturday2330) == Date(timeIntervalSince1970: 1_795_914_000), "past midnight: ends Sunday 01:00")
         #expect(window.end(containing: saturday2330.addingTimeInterval(3_600)) != nil, "Sunday 00:30 is in Saturday's window")

@@ -32,7 +32,7 @@ import Testing
         h.app.start()
         try await h.settle()
         #expect(h.app.panes[3].probe.verdict == .ok, "the 401 it asks for")
-        h.stub("d", .failure(URLError(.cannotConnectToHost)))
+        h.stub("d", .failure(TransportError(.cannotConnectToHost)))
         try await h.advance(1.5)
         #expect(h.screen == [
             " hammock · hammock.yaml · 4 panes  ✓0 ◐1 ✗3 ⟳0                       06:13   ? help ",
@@ -68,8 +68,8 @@ import Testing
               - { title: Down, resource: /down, every: 5s }
               - { title: Capped, resource: /capped, every: 1m, backoff: 3s }
             """)
-        h.stub("down", .failure(URLError(.cannotConnectToHost)))
-        h.stub("capped", .failure(URLError(.cannotConnectToHost)))
+        h.stub("down", .failure(TransportError(.cannotConnectToHost)))
+        h.stub("capped", .failure(TransportError(.cannotConnectToHost)))
         h.app.start()
         try await h.settle()
         var down: [Int] = []

@@ -27,7 +27,7 @@ import Testing
         let clock = ManualClock()
         let scheduler = ManualScheduler(now: { clock.now }, setNow: { clock.set($0) })
         let backend = TestBackend(columns: 140, rows: 60)
-        let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler, timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0) { spec in
+        let app = DashboardApp(spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler, timeZone: ZoneInfo.utc, minimumFrameInterval: 0) { spec in
             spec.makeServices(clock: clock)
         }
         app.start()

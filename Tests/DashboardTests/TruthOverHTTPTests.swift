@@ -46,7 +46,7 @@ import Testing
             let networking = CurlProvider()
             app = DashboardApp(
                 spec: spec, terminal: Terminal(backend: backend), clock: clock, scheduler: scheduler,
-                timeZone: TimeZone(identifier: "UTC")!, minimumFrameInterval: 0
+                timeZone: ZoneInfo.utc, minimumFrameInterval: 0
             ) { $0.makeServices(networking: networking, clock: clock) }
         }
 

@@ -50,7 +50,7 @@ import Testing
 
         // The same pane on a 200 misses its expectation; on a refused connection it fails.
         h.stub("profile", .json(#"{"name":"Ada"}"#))
-        h.stub("search", .failure(URLError(.cannotConnectToHost)))
+        h.stub("search", .failure(TransportError(.cannotConnectToHost)))
         try await h.press(.character("R"))
         #expect(h.app.panes[0].probe.health == .unmet)
         #expect(h.app.panes[0].probe.unmetExpectation == "expected status == 401, got 200")
@@ -158,7 +158,7 @@ import Testing
             layout:
               columns: 1
             """, columns: 30, rows: 10)
-        h.stub("payments", .failure(URLError(.cannotConnectToHost)))
+        h.stub("payments", .failure(TransportError(.cannotConnectToHost)))
         h.stub("inventory", .json("{}"))
         h.app.start()
         try await h.settle()
@@ -330,7 +330,7 @@ import Testing
               - { title: Down, resource: /down, every: 1m, backoff: 100ms }
             """, batchWindow: DispatchScheduler.defaultBatchWindow)
         h.stub("fast", .text("1"))
-        h.stub("down", .failure(URLError(.cannotConnectToHost)))
+        h.stub("down", .failure(TransportError(.cannotConnectToHost)))
         h.app.start()
         try await h.settle()
         for _ in 0..<180 {

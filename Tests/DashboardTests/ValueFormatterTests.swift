@@ -5,7 +5,7 @@ import ResourceEngine
 import Testing
 
 @Suite struct ValueFormatterTests {
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = ZoneInfo.utc
     /// 2026-05-09 06:13:20 UTC on the engine clock.
     let now: TimeInterval = 800_000_000
 
@@ -107,7 +107,7 @@ import Testing
 
     @Test func localTimes() {
         #expect(text(.string("2026-05-09T06:00:00Z"), .time) == "2026-05-09 06:00:00")
-        #expect(ValueFormatter.text(.string("2026-05-09T06:00:00Z"), .time, now: now, timeZone: TimeZone(identifier: "Europe/Paris")!) == "2026-05-09 08:00:00")
+        #expect(ValueFormatter.text(.string("2026-05-09T06:00:00Z"), .time, now: now, timeZone: ZoneInfo(identifier: "Europe/Paris")!) == "2026-05-09 08:00:00")
         #expect(text(.int(1_778_306_400), .time) == "2026-05-09 06:00:00")
     }
 }

@@ -126,7 +126,7 @@ import Testing
         stubOrders()
         h.app.start()
         try await h.settle()
-        h.stub("orders", .failure(URLError(.cannotConnectToHost)), method: .post)
+        h.stub("orders", .failure(TransportError(.cannotConnectToHost)), method: .post)
         try await h.advance(1)
         stubOrders()
         try await h.advance(2)

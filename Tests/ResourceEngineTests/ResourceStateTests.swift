@@ -205,11 +205,11 @@ import Testing
     }
 
     @Test func transportErrorsGetScreenMessages() async throws {
-        h.network.stub(.get, h.resource.url.absoluteString, .failure(URLError(.cannotConnectToHost)))
+        h.network.stub(.get, h.resource.url.absoluteString, .failure(TransportError(.cannotConnectToHost)))
         let error = try #require(try await h.resource.load().awaitResult().error)
         #expect(error.userMessage == "Could not connect to the server")
         #expect(error.httpStatusCode == nil)
-        #expect((error.cause as? URLError)?.code == .cannotConnectToHost)
+        #expect((error.cause as? TransportError)?.code == .cannotConnectToHost)
     }
 
     @Test func preservesLastValidDataAfterError() async throws {

@@ -333,7 +333,7 @@ import Testing
 
     @Test func regexpPatternsMatchSubstringsOfTheWholeURL() throws {
         let h = Harness()
-        let regex = try NSRegularExpression(pattern: "/a/[0-9]+")
+        let regex = try LinearRegex("/a/[0-9]+")
         h.service.configure(regex) { $0.headers["Numbered"] = "yes" }
         #expect(h.service.resource("/a/123/x").configuration.headers["Numbered"] == "yes")
         #expect(h.service.resource("/a/b").configuration.headers["Numbered"] == nil)

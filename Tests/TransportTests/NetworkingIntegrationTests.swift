@@ -4,9 +4,9 @@ import HammockHarness
 import LoopbackHTTP
 import ResourceEngine
 import ResourceEngineTesting
-import URLSessionNetworking
 import Synchronization
 import Testing
+import URLSessionNetworking
 
 /// Both real networking providers against a real HTTP server on 127.0.0.1: every behaviour the
 /// engine relies on must hold for `URLSessionProvider` (the engine's default) and `CurlProvider`
@@ -189,7 +189,7 @@ import Testing
             _ = try await resource.load().awaitResult()
             #expect(ContinuousClock.now - start >= .milliseconds(295), "the deadline must not fire early")
             #expect(resource.latestError?.userMessage == "The request timed out")
-            #expect((resource.latestError?.cause as? URLError)?.code == .timedOut)
+            #expect((resource.latestError?.cause as? TransportError)?.code == .timedOut)
         }
     }
 

@@ -1,7 +1,7 @@
 import DashboardConfig
 import DashboardKeys
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Monitor
 import Redaction
 import ResourceEngine
@@ -46,7 +46,7 @@ public final class DashboardApp {
     let clock: any EngineClock
     let scheduler: any DashboardScheduler
     /// Nil: the system's zone (`LocalTime`).
-    let timeZone: TimeZone?
+    let timeZone: ZoneInfo?
     /// Formatted or raw values (`v`), shared by every pane.
     public let valueDisplay: ValueDisplay
     /// The least time between frames caused by background activity (resource events, ticks).
@@ -161,7 +161,7 @@ public final class DashboardApp {
         terminal: Terminal?,
         clock: any EngineClock,
         scheduler: any DashboardScheduler,
-        timeZone: TimeZone? = nil,
+        timeZone: ZoneInfo? = nil,
         minimumFrameInterval: Double = 0.2,
         loadSettleTime: Double? = nil,
         historyStore: HistoryStore? = nil,

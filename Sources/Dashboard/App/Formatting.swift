@@ -1,4 +1,7 @@
-import Foundation
+import DashboardConfig
+import FoundationEssentials
+import Glibc
+import TextBasics
 
 /// Short human forms for ages, latencies and clock times.
 enum Formatting {
@@ -15,7 +18,7 @@ enum Formatting {
     /// "41 ms", "1.2 s".
     static func latency(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "? ms" }
-        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(printf: "%.1f s", seconds)
     }
 
     /// Seconds until `age(seconds)` reads differently.
@@ -28,7 +31,7 @@ enum Formatting {
     /// "14:02:31" for a reading of the engine clock (seconds since the reference date); "14:02"
     /// without seconds, as the header shows it.
     /// In `timeZone`, or the system's when nil.
-    static func clock(_ now: TimeInterval, timeZone: TimeZone?, seconds: Bool = true) -> String {
+    static func clock(_ now: TimeInterval, timeZone: ZoneInfo?, seconds: Bool = true) -> String {
         LocalTime(now, zone: timeZone).clock(seconds: seconds)
     }
 

@@ -1,12 +1,12 @@
-import Foundation
+import DashboardConfig
+import FoundationEssentials
 import Glibc
 
 /// Wall-clock fields of a moment, in a given time zone or the system's.
 ///
 /// The system's zone is read through the C library (`localtime_r`: `TZ`, else /etc/localtime),
-/// not `TimeZone.current`, which loads ICU's zone tables: the header's clock is drawn on every
-/// frame, and nothing else a running dashboard does needs ICU (docs/performance-journal.md). A `TimeZone`
-/// given instead (tests, UTC) is asked for its offset at that moment only.
+/// which is what the C library's own clock says. A `ZoneInfo` given instead (tests, UTC) is asked
+/// for its offset at that moment only.
 struct LocalTime: Equatable {
     var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
@@ -19,13 +19,13 @@ struct LocalTime: Equatable {
 
     /// The fields of `moment` (seconds since the reference date) in `zone`, or in the system's
     /// zone when nil.
-    init(_ moment: TimeInterval, zone: TimeZone?) {
+    init(_ moment: TimeInterval, zone: ZoneInfo?) {
         // Past ±3 million years (or not a number) is no time to show; the conversion must not trap.
         let moment = moment.isFinite ? min(max(moment, -1e14), 1e14) : 0
         var seconds = time_t((moment + Self.referenceToUnix).rounded(.down))
         var fields = tm()
         if let zone {
-            seconds += time_t(zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: moment)))
+            seconds += time_t(zone.secondsFromGMT(atUnixTime: Int64(seconds)))
             gmtime_r(&seconds, &fields)
         } else {
             Self.setUp

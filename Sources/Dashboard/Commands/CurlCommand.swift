@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import Redaction
 import ResourceEngine
 
@@ -243,6 +243,6 @@ public enum CurlCommand {
 
     /// `text` in single quotes: nothing inside is expanded.
     static func singleQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 /// `snapshot`'s reports for CI systems, written from its JSON (whose secrets are already
 /// masked): JUnit XML, one test case per pane, and TAP 14, one test point per pane.
@@ -10,7 +11,7 @@ public enum SnapshotReport {
         let title = state["title"]?.stringValue ?? "hammock"
         let panes = state["panes"]?.arrayValue ?? []
         let failures = panes.filter { $0["ok"]?.boolValue != true }.count
-        let time = String(format: "%.3f", max(0, seconds))
+        let time = String(printf: "%.3f", max(0, seconds))
         let counts = "tests=\"\(panes.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(time)\""
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
@@ -23,7 +24,7 @@ public enum SnapshotReport {
         ]
         for pane in panes {
             let name = pane["title"]?.stringValue ?? ""
-            let latency = pane["latencyMs"]?.intValue.map { String(format: "%.3f", Double($0) / 1000) } ?? "0.000"
+            let latency = pane["latencyMs"]?.intValue.map { String(printf: "%.3f", Double($0) / 1000) } ?? "0.000"
             lines.append("    <testcase name=\"\(xml(name))\" classname=\"\(xml(title))\" time=\"\(latency)\">")
             if pane["ok"]?.boolValue != true {
                 let type = pane["state"]?.stringValue ?? "failing"
@@ -43,7 +44,7 @@ public enum SnapshotReport {
         var lines = ["TAP version 14", "1..\(panes.count)"]
         for (index, pane) in panes.enumerated() {
             // A `#` starts a directive in TAP; `\` escapes it.
-            let title = (pane["title"]?.stringValue ?? "").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+            let title = (pane["title"]?.stringValue ?? "").replacing("\\", with: "\\\\").replacing("#", with: "\\#")
             let ok = pane["ok"]?.boolValue == true
             lines.append("\(ok ? "ok" : "not ok") \(index + 1) - \(oneLine(title))")
             guard !ok else { continue }

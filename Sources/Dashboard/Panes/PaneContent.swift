@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import Monitor
 import ResourceEngine
 import TerminalUI

@@ -1,6 +1,8 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
+import Glibc
 import ResourceEngine
+import TextBasics
 
 /// Values as people read them: `1,234,567`, `1.5 KiB`, `19.4%`, `19 ms`, `5m ago`,
 /// `2026-11-23 18:30:05`. Deterministic (no locale): digits grouped by commas, IEC units.
@@ -12,7 +14,7 @@ enum ValueFormatter {
     /// number belongs): the raw value is shown then, never a made-up one.
     /// `decimals` rounds a number or a percentage to that many places; without it, a number keeps
     /// the digits it has.
-    static func text(_ value: JSON, _ format: ValueFormat, decimals: Int? = nil, now: TimeInterval, timeZone: TimeZone?) -> String? {
+    static func text(_ value: JSON, _ format: ValueFormat, decimals: Int? = nil, now: TimeInterval, timeZone: ZoneInfo?) -> String? {
         switch format {
         case .number:
             if let decimals {
@@ -33,7 +35,7 @@ enum ValueFormatter {
             let seconds = now - moment
             // Over 30 years either way is a sentinel or a unit mix-up, not an age: shown raw.
             guard abs(seconds) < 1e9 else { return nil }
-            return seconds < -1 ? "in " + Formatting.age(-seconds).replacingOccurrences(of: " ago", with: "") : Formatting.age(max(0, seconds))
+            return seconds < -1 ? "in " + Formatting.age(-seconds).replacing(" ago", with: "") : Formatting.age(max(0, seconds))
         case .time:
             // Years 1 to 9999 only: further out is not a time anyone means.
             guard let moment = moment(value), abs(moment) < 2.5e11 else { return nil }
@@ -53,7 +55,7 @@ enum ValueFormatter {
         case .int(let i): Double(i)
         case .double(let d): d.isFinite ? d : nil
         case .bigInteger(let digits): Double(digits)
-        case .string(let s): Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        case .string(let s): Double(s.trimmingWhitespace()).flatMap { $0.isFinite ? $0 : nil }
         default: nil
         }
     }
@@ -69,7 +71,7 @@ enum ValueFormatter {
             return seconds - epochToReference
         }
         guard case .string(let text) = value else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if let moment = zonelessMoment(trimmed) { return moment }
         for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
             if let date = try? style.parse(trimmed) { return date.timeIntervalSinceReferenceDate }
@@ -123,7 +125,7 @@ enum ValueFormatter {
         switch value {
         case .int(let i): text = String(i)
         case .bigInteger(let digits): text = digits
-        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        case .string(let s): text = s.trimmingWhitespace()
         default: return nil
         }
         let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
@@ -140,7 +142,7 @@ enum ValueFormatter {
         case .double(let d):
             guard d.isFinite else { return nil }
             text = JSON.format(d)
-        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        case .string(let s): text = s.trimmingWhitespace()
         default: return nil
         }
         let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
@@ -183,8 +185,8 @@ enum ValueFormatter {
 
     /// `number` rounded to `decimals` places, trailing zeros kept (40 → "40.00"), grouped.
     static func fixed(_ number: Double, decimals: Int) -> String {
-        guard abs(number) < 1e21 else { return String(format: "%.3g", number) }
-        let text = String(format: "%.\(decimals)f", abs(number))
+        guard abs(number) < 1e21 else { return String(printf: "%.3g", number) }
+        let text = String(printf: "%.\(decimals)f", abs(number))
         let negative = number < 0 && text.contains { $0 != "0" && $0 != "." }
         return (negative ? "-" : "") + groupedDecimal(text)
     }
@@ -212,7 +214,7 @@ enum ValueFormatter {
     static func decimal(_ number: Double, grouping: Bool = false) -> String {
         let magnitude = abs(number)
         // Past 1e21 a double's digits are not the number's: say its size instead.
-        if magnitude >= 1e21 { return String(format: "%.3g", number) }
+        if magnitude >= 1e21 { return String(printf: "%.3g", number) }
         let decimals: Int
         if magnitude == 0 || magnitude >= 100 {
             decimals = magnitude.rounded() == magnitude || magnitude >= 1e15 ? 0 : 1
@@ -221,7 +223,7 @@ enum ValueFormatter {
         } else {
             decimals = min(12, max(3, Int((-log10(magnitude)).rounded(.down)) + 3))
         }
-        var text = String(format: "%.\(decimals)f", magnitude)
+        var text = String(printf: "%.\(decimals)f", magnitude)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
@@ -271,7 +273,7 @@ enum ValueFormatter {
     }
 
     /// "2026-11-23 18:30:05" in `timeZone`, or the system's when nil.
-    static func localTime(_ moment: TimeInterval, timeZone: TimeZone?) -> String {
+    static func localTime(_ moment: TimeInterval, timeZone: ZoneInfo?) -> String {
         LocalTime(moment, zone: timeZone).dateTime
     }
 }

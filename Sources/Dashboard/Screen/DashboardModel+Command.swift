@@ -1,7 +1,8 @@
 import DashboardConfig
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import TerminalUI
+import TextBasics
 
 /// The `:` command line, as in k9s: a word and its argument, completed with Tab, run with Enter.
 /// Each command is what its keys would do, or a choice the keys do not offer (a pane by name, a
@@ -65,9 +66,9 @@ extension DashboardModel {
 
     /// Runs a command line; an unknown command or a pane not found is said in the footer.
     mutating func run(_ line: String, world: some ScreenWorld) -> [DashboardEffect] {
-        let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+        let words = line.trimmingWhitespace().split(separator: " ", maxSplits: 1).map(String.init)
         guard let command = words.first else { return [] }
-        let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        let argument = words.count > 1 ? words[1].trimmingWhitespace() : ""
         switch command {
         case "quit", "q":
             return perform(.quit, world: world)

@@ -1,6 +1,6 @@
 import DashboardConfig
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import Monitor
 import Redaction
 import ResourceEngine

@@ -1,9 +1,10 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI
+import TextBasics
 
 /// The history line and chart, the curl command and the event log.
 extension DashboardView {
@@ -46,7 +47,7 @@ extension DashboardView {
     /// 18, 23.51, 1.2e+06: a number as short as it reads.
     static func plainNumber(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(format: "%g", value)
+        return String(printf: "%g", value)
     }
 
     /// Zoom: a three-row latency chart, one status mark per probe, and a summary line.

@@ -1,10 +1,11 @@
 import DashboardConfig
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import Monitor
 import Redaction
 import ResourceEngine
 import TerminalUI
+import TextBasics
 
 /// The zoom's detail views: the response (status line, headers, body), the request (method, URL,
 /// headers, body), the timing (libcurl's phases, the history) and the error (message, cause,
@@ -184,7 +185,7 @@ extension DashboardView {
                 ]
                 for (name, value, missing) in phases {
                     let text = value.map { ValueFormatter.duration($0) } ?? missing
-                    lines.append(DetailLine(text: "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + text))
+                    lines.append(DetailLine(text: "  " + name.padded(toLength: 12) + text))
                 }
                 if timing.redirects > 0 { lines.append(DetailLine(text: "  redirects   \(timing.redirects)")) }
                 lines.append(DetailLine(text: "  (each phase from the start of the transfer)", style: Style().dimmed))

@@ -1,6 +1,6 @@
 import DashboardConfig
 import DashboardKeys
-import Foundation
+import FoundationEssentials
 import Monitor
 import Redaction
 import ResourceEngine
@@ -25,7 +25,7 @@ struct DashboardView {
     /// The time on the engine clock the frame is drawn at.
     let now: TimeInterval
     /// Nil: the system's zone (`LocalTime`).
-    let timeZone: TimeZone?
+    let timeZone: ZoneInfo?
     let valueDisplay: ValueDisplay
     let caches: ViewCaches
     /// Where `render` lists the panes it drew, in any view.
@@ -220,7 +220,7 @@ extension DashboardView {
 
     /// "1.5 s" → "1.5s": a latency in the fewest cells.
     nonisolated private static func compactLatency(_ latency: String) -> String {
-        latency.replacingOccurrences(of: " ", with: "")
+        latency.replacing(" ", with: "")
     }
 
     /// `part`, when there is one, after " · ".

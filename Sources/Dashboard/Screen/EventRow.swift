@@ -1,4 +1,5 @@
-import Foundation
+import DashboardConfig
+import FoundationEssentials
 import Monitor
 import TerminalUI
 
@@ -12,7 +13,7 @@ struct EventRow: Equatable {
     /// A failure of some kind: drawn in red.
     let isError: Bool
 
-    init(_ entry: EventLog.Entry, timeZone: TimeZone?) {
+    init(_ entry: EventLog.Entry, timeZone: ZoneInfo?) {
         time = Formatting.clock(entry.time, timeZone: timeZone)
         pane = entry.panes.first ?? "\(entry.method) \(entry.url)"
         event = entry.event

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// How a pane's request is made, read from its resource's configuration when the pane is built:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Monitor
 
 /// What the view memoises between frames, owned by the runtime: each pane's content as drawn

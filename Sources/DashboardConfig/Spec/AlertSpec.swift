@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// `alerts:`: when a pane counts as failing, and what Hammock does when it starts failing, is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// How a service proves who it is (`auth:`); every kind is sent only to the service's own origin.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// One `configure:` block: a URL pattern, optional methods, and what to set for matching requests.

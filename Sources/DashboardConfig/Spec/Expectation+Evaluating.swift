@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 extension Expectation {
     /// What a response looked like, for evaluation.
@@ -125,7 +126,7 @@ extension Expectation {
             let length: Int
             switch operand {
             case .body(nil) where observation.body == nil && observation.text != nil:
-                length = (observation.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).count
+                length = (observation.text ?? "").trimmingWhitespaceAndNewlines().count
             case .body(let path):
                 guard let body = observation.body else { return .failure(Absent(message: "but the body is neither text nor JSON")) }
                 switch lookup(path, in: body) {
@@ -156,7 +157,7 @@ extension Expectation {
             return .success(Found(value: .bool(connected), shown: connected ? "true" : "false", kind: .isBool))
         case .latency:
             guard let latency = observation.latency else { return .failure(Absent(message: "got no response")) }
-            let shown = latency < 1 ? "\(Int((latency * 1000).rounded())) ms" : String(format: "%.1f s", latency)
+            let shown = latency < 1 ? "\(Int((latency * 1000).rounded())) ms" : String(printf: "%.1f s", latency)
             return .success(Found(value: .number(latency), shown: shown, kind: .isNumber))
         case .tlsExpires:
             guard let left = observation.certificateExpiresIn else {
@@ -169,7 +170,7 @@ extension Expectation {
             return .success(Found(value: .text(value), shown: "\"\(HeaderSpec.shownResponseValue(name: name, value: value))\"", kind: .isString))
         case .body(nil) where observation.text != nil:
             // The text the pane shows, without the white space around it.
-            let content = (observation.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let content = (observation.text ?? "").trimmingWhitespaceAndNewlines()
             return .success(Found(value: .text(content), shown: quoted(content), kind: .isString, textual: true))
         case .body(let path):
             guard let body = observation.body else {
@@ -237,7 +238,7 @@ extension Expectation {
 
         /// The lookup names the path without "body."; the message says it as the user wrote it.
         var detail: String {
-            message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? message
+            message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingWhitespace() } ?? message
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// A condition a pane's responses must meet: `status == 200`, `latency < 300ms`,

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 /// Reads an expectation's text into its condition: tests joined by `&&`, `||`, `not` and
 /// parentheses, each `OPERAND TEST VALUE`. Errors say where, in characters from the start.
@@ -102,6 +103,6 @@ struct ExpectationParser {
     }
 
     private func text(_ range: Range<Int>) -> String {
-        String(chars[range]).trimmingCharacters(in: .whitespaces)
+        String(chars[range]).trimmingWhitespace()
     }
 }

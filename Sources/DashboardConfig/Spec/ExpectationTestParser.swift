@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 /// One test of an expectation, `OPERAND TEST VALUE`, read from `chars[start..<end]`; errors at
 /// offsets into the whole expectation.
@@ -19,7 +20,7 @@ struct TestParser {
         i = start
     }
 
-    private var text: String { String(chars[start..<end]).trimmingCharacters(in: .whitespaces) }
+    private var text: String { String(chars[start..<end]).trimmingWhitespace() }
 
     private mutating func skipSpaces() { while i < end, chars[i].isWhitespace { i += 1 } }
 
@@ -87,7 +88,7 @@ struct TestParser {
         }
         skipSpaces()
         let valueStart = i
-        let valueText = String(chars[i..<end]).trimmingCharacters(in: .whitespaces)
+        let valueText = String(chars[i..<end]).trimmingWhitespace()
         guard !valueText.isEmpty else { throw SyntaxError(message: "expected a value after \(op.rawValue)", offset: valueStart) }
         // Gatus's value functions: pat(*glob*), any(a, b).
         if op == .equal || op == .notEqual, valueText.hasPrefix("pat("), valueText.hasSuffix(")") {
@@ -138,7 +139,7 @@ struct TestParser {
                 continue
             }
             if c == "," || c == close {
-                let item = String(chars[itemStart..<i]).trimmingCharacters(in: .whitespaces)
+                let item = String(chars[itemStart..<i]).trimmingWhitespace()
                 if item.isEmpty {
                     if c == close, values.isEmpty { throw SyntaxError(message: "the list is empty", offset: i) }
                     throw SyntaxError(message: "a value is missing in the list", offset: itemStart)
@@ -241,7 +242,7 @@ struct TestParser {
         default: break
         }
         if text.hasPrefix("now"), let sign = text.dropFirst(3).first(where: { !$0.isWhitespace }), sign == "-" || sign == "+" {
-            let span = String(text.dropFirst(3).drop { $0.isWhitespace }.dropFirst()).trimmingCharacters(in: .whitespaces)
+            let span = String(text.dropFirst(3).drop { $0.isWhitespace }.dropFirst()).trimmingWhitespace()
             guard let seconds = DurationText.parse(span), DurationText.hasUnit(span) else {
                 throw SyntaxError(message: "now \(sign) needs a duration with its unit, e.g. now - 5m", offset: offset)
             }

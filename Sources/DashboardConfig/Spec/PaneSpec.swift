@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// One pane: which resource it watches, how often, and how it shows the data.

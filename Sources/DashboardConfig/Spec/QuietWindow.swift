@@ -1,20 +1,19 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// One `quiet:` window: `{ days: [sat, sun], from: "02:00", to: "03:00", zone: UTC }`. Inside
 /// it a pane probes and shows its state but raises no alert; an alert that would have fired
 /// fires when the window ends, if the pane still fails.
 public struct QuietWindow: Sendable, Equatable {
-    /// Days the window starts on (1 = Sunday … 7 = Saturday, as `Calendar` counts); empty: every day.
+    /// Days the window starts on (1 = Sunday … 7 = Saturday); empty: every day.
     public var days: [Int]
     /// Minutes after midnight; `to` before `from` runs past midnight.
     public var from: Int
     public var to: Int
     /// The zone its times are in; nil: this machine's.
-    public var zone: TimeZone?
-    /// The zone as the config names it (`UTC`: Foundation calls that one GMT).
-    public var zoneName: String?
+    public var zone: ZoneInfo?
 
-    public init(days: [Int] = [], from: Int, to: Int, zone: TimeZone? = nil) {
+    public init(days: [Int] = [], from: Int, to: Int, zone: ZoneInfo? = nil) {
         self.days = days
         self.from = from
         self.to = to
@@ -25,15 +24,23 @@ public struct QuietWindow: Sendable, Equatable {
 
     /// When the window that `date` is in ends, or nil when `date` is outside every window.
     public func end(containing date: Date) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone ?? .current
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
-        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-        let today = parts.weekday ?? 1
+        func offset(_ unix: Int64) -> Int64 {
+            Int64(zone?.secondsFromGMT(atUnixTime: unix) ?? ZoneInfo.systemSecondsFromGMT(atUnixTime: unix))
+        }
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return nil }
+        let unix = Int64(seconds.rounded(.down))
+        let local = unix + offset(unix)
+        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let minute = Int(local - day * 86_400) / 60
+        // 1970-01-01 was a Thursday (5).
+        let today = Int(((day % 7) + 7 + 4) % 7) + 1
         let yesterday = today == 1 ? 7 : today - 1
-        let startOfDay = calendar.startOfDay(for: date)
+        /// The moment the local clock reads `minutes` past midnight, `daysLater` days on.
         func at(_ minutes: Int, daysLater: Int) -> Date? {
-            calendar.date(byAdding: .minute, value: minutes, to: calendar.date(byAdding: .day, value: daysLater, to: startOfDay) ?? startOfDay)
+            let target = (day + Int64(daysLater)) * 86_400 + Int64(minutes) * 60
+            let utc = target - offset(target - offset(target))
+            return Date(timeIntervalSince1970: TimeInterval(utc))
         }
         if from < to {
             guard days.isEmpty || days.contains(today), minute >= from, minute < to else { return nil }
@@ -47,8 +54,9 @@ public struct QuietWindow: Sendable, Equatable {
 
     /// "sat, sun 02:00–03:00 UTC", for `check` and the screen.
     public var summary: String {
-        func clock(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
+        func clock(_ minutes: Int) -> String { String.zeroPadded(minutes / 60, digits: 2) + ":" + String.zeroPadded(minutes % 60, digits: 2) }
         let named = days.map { QuietWindow.dayNames[$0 - 1] }.joined(separator: ", ")
-        return (named.isEmpty ? "" : named + " ") + clock(from) + "–" + clock(to) + ((zoneName ?? zone?.identifier).map { " " + $0 } ?? "")
+        let zoneName = zone.map { " " + $0.identifier } ?? ""
+        return (named.isEmpty ? "" : named + " ") + clock(from) + "–" + clock(to) + zoneName
     }
 }

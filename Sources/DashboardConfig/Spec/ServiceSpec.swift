@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Redaction
 import ResourceEngine
+import TextBasics
 
 /// The `service:` section (where the API is and how to talk to it by default), or one named entry
 /// of `services:`.
@@ -114,7 +115,7 @@ public struct HeaderSpec: Sendable, Hashable {
         var pair = ""
         func flush() {
             if let equals = pair.firstIndex(of: "=") {
-                let key = pair[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+                let key = pair[..<equals].trimmingWhitespace().lowercased()
                 out += cookieAttributes.contains(key) ? pair : String(pair[...equals]) + Redactor.mask
             } else {
                 out += pair

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
+import TextBasics
 
 /// `webhook: { url, headers, body }`: a POST through the engine, its JSON body a template whose
 /// strings may name `{{pane}}`, `{{state}}`, `{{message}}`….
@@ -44,13 +45,13 @@ public struct WebhookSpec: Sendable {
         guard text.contains("{{") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
+        while let open = rest.firstRange(of: "{{") {
             result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
+            guard let close = rest[open.upperBound...].firstRange(of: "}}") else {
                 rest = rest[open.lowerBound...]
                 break
             }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let name = rest[open.upperBound..<close.lowerBound].trimmingWhitespace()
             result += values[name] ?? String(rest[open.lowerBound..<close.upperBound])
             rest = rest[close.upperBound...]
         }
@@ -60,8 +61,8 @@ public struct WebhookSpec: Sendable {
     static func names(in text: String) -> [String] {
         var names: [String] = []
         var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
+            names.append(rest[open.upperBound..<close.lowerBound].trimmingWhitespace())
             rest = rest[close.upperBound...]
         }
         return names

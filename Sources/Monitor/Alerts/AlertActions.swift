@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// Does what a pane's `alerts:` ask when its alert fires, reminds or resolves: rings the bell,

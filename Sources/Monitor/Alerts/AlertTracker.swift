@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A pane's probes in a row, good and bad, and whether its alert is firing: a pane fails after
 /// `failAfter` failed probes in a row (degraded before) and is ok again after `recoverAfter`

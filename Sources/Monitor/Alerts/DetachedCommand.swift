@@ -1,7 +1,7 @@
 import CleanSpawn
 import DashboardConfig
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

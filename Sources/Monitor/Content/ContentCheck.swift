@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// What a pane's content says once its spec's `select` and `show` are applied: the value it

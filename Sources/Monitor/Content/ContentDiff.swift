@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// What changed between two answers of a pane: for JSON the paths whose values differ, with the

@@ -1,5 +1,5 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// "Is it me?": the `connectivity:` URLs, loaded on their own cadence. When every one of them

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A pane's probes since it started, for `/metrics`: how many worked and failed, and the
 /// latencies of those that were answered (`ProbeHistory`'s rule) in Prometheus's cumulative buckets.

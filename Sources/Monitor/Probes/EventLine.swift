@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// `hammock events` output: one JSON object per resource event.
@@ -21,9 +21,6 @@ public enum EventLine {
 
     /// ISO 8601 in UTC with milliseconds, for an engine clock reading.
     static func timestamp(_ time: TimeInterval) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSinceReferenceDate: time))
+        DateText.utcTimestamp(time + Date.timeIntervalBetween1970AndReferenceDate)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// The last resource events, newest last, for the `e` view and the `events` command.

@@ -1,7 +1,8 @@
 import DashboardConfig
-import Foundation
+import FoundationEssentials
 import Redaction
 import ResourceEngine
+import TextBasics
 
 /// One pane's probing: its spec, the resource it watches, and what the latest probes say of it
 /// (verdict, unmet expectation, content problem, alert counts, `/metrics` counts, cadence).
@@ -280,7 +281,7 @@ public final class Probe {
         guard let text = value.stringValue, let first = text.utf8.first(where: { $0 != 0x20 }),
             (0x30...0x39).contains(first) || first == 0x2D || first == 0x2B || first == 0x2E
         else { return nil }
-        return Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces))
+        return Double(text) ?? Double(text.trimmingWhitespace())
     }
 
     /// The shown entity with the spec applied (redacted); made once per new content.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// The last N probes of one resource: when, how long, what status, whether it worked.

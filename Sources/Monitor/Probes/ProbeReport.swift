@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ResourceEngine
 
 /// What a probe says at one moment, as a value: its verdicts, why, its alert's counts, when it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When each cache entry's content was last confirmed (a 304, or the same body again), kept in
 /// one file beside the entries instead of rewriting every unchanged entry to move its timestamp.

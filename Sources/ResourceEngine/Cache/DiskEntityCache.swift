@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import PrivateFiles
 import Synchronization
 
@@ -105,7 +106,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent(application)
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/" + application)
     }
 
@@ -277,7 +278,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             try PrivateFiles.writeAtomically(data, to: url(CacheConfirmations.fileName))
             statistics.confirmationsWritten += 1
         } catch {
-            EngineLog.log(.cache, "cannot write \(CacheConfirmations.fileName): \(error.localizedDescription)")
+            EngineLog.log(.cache, "cannot write \(CacheConfirmations.fileName): \(String(describing: error))")
         }
     }
 
@@ -338,7 +339,7 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
             record(name, size: data.count, order: nextOrder())
             return true
         } catch {
-            EngineLog.log(.cache, "cannot write cache file \(name): \(error.localizedDescription)")
+            EngineLog.log(.cache, "cannot write cache file \(name): \(String(describing: error))")
             return false
         }
     }
@@ -362,12 +363,12 @@ public final class DiskEntityCache: EntityCache, @unchecked Sendable {
     private func loadIndexIfNeeded() {
         guard index == nil else { return }
         var entries: [String: (size: Int, order: Double)] = [:]
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         // Only entries: anything else here (histories, the marker, a stranger's file) is not counted or trimmed.
-        for file in files where CacheDirectory.isEntryName(file.lastPathComponent) {
-            let values = try? file.resourceValues(forKeys: Set(keys))
-            entries[file.lastPathComponent] = (values?.fileSize ?? 0, values?.contentModificationDate?.timeIntervalSince1970 ?? 0)
+        for name in names where CacheDirectory.isEntryName(name) {
+            var info = stat()
+            guard lstat(directory.appendingPathComponent(name).path, &info) == 0 else { continue }
+            entries[name] = (Int(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         }
         // Confirmations of files no longer here go; a confirmed entry counts as used when it was confirmed.
         if var table = readConfirmations() {

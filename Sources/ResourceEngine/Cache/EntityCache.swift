@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps entities across runs so a restarted app shows the last data at once.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How requests for a resource are made and their responses processed.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `Service.configure` block: which URLs and methods it applies to, and what it does.
 @MainActor

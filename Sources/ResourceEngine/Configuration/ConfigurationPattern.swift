@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// Anything that can say which URLs a configuration block (or a wipe) applies to.
 ///
@@ -17,22 +18,18 @@ public protocol ConfigurationPatternConvertible {
 extension String: ConfigurationPatternConvertible {
     public func configurationPattern(baseURL: URL?) -> @Sendable (URL) -> Bool {
         let regex = GlobPattern(self, baseURL: baseURL).regex
-        return { url in
-            let string = url.absoluteString
-            return regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
-        }
+        return { url in (try? regex.firstMatch(in: url.absoluteString)) != nil }
     }
 
     public var configurationPatternDescription: String { self }
 }
 
-extension NSRegularExpression: ConfigurationPatternConvertible {
+/// A regular expression matched anywhere in the URL's absolute string (anchor it with `^` and `$`);
+/// a URL that takes the engine longer than its budget to match counts as not matching.
+extension LinearRegex: ConfigurationPatternConvertible {
     public func configurationPattern(baseURL: URL?) -> @Sendable (URL) -> Bool {
         let regex = self
-        return { url in
-            let string = url.absoluteString
-            return regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
-        }
+        return { url in (try? regex.firstMatch(in: url.absoluteString)) != nil }
     }
 
     public var configurationPatternDescription: String { "/\(pattern)/" }
@@ -40,11 +37,11 @@ extension NSRegularExpression: ConfigurationPatternConvertible {
 
 /// A URL glob compiled to an anchored regular expression, following Siesta's rules.
 struct GlobPattern {
-    let regex: NSRegularExpression
+    let regex: LinearRegex
 
     init(_ glob: String, baseURL: URL?) {
         var absolute = glob
-        let hasScheme = glob.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*:", options: .regularExpression) != nil
+        let hasScheme = glob.leadingScheme != nil
         if !hasScheme, let baseURL {
             var base = baseURL.absoluteString
             if let query = base.firstIndex(of: "?") { base = String(base[..<query]) }
@@ -53,7 +50,7 @@ struct GlobPattern {
         }
         let pattern = "^" + GlobPattern.translate(absolute) + "($|\\?)"
         // The translation escapes every literal, so the pattern is always valid.
-        regex = try! NSRegularExpression(pattern: pattern)
+        regex = try! LinearRegex(pattern)
     }
 
     /// Glob syntax to regex syntax; every other character is escaped.

@@ -59,4 +59,45 @@ public enum DateText {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
+
+    /// The civil date of a day count from 1970-01-01 (the inverse of `days`).
+    public static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `seconds` since 1970 as RFC 3339 in UTC, with milliseconds (`2026-11-28T01:40:36.250Z`) or
+    /// without (`2026-11-28T01:40:36Z`).
+    public static func utcTimestamp(_ seconds: Double, milliseconds withMilliseconds: Bool = true) -> String {
+        let milliseconds = Int64((seconds.isFinite ? min(max(seconds, -1e14), 1e14) : 0) * 1000)
+        let whole = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let day = Int(whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400)
+        let (year, month, date) = civil(days: day)
+        let inDay = Int(whole - Int64(day) * 86_400)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(date, 2) + "T" + padded(inDay / 3600, 2) + ":" + padded(inDay / 60 % 60, 2)
+            + ":" + padded(inDay % 60, 2) + (withMilliseconds ? "." + padded(Int(milliseconds - whole * 1000), 3) : "") + "Z"
+    }
+
+    /// An HTTP date (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`) as seconds since 1970.
+    public static func httpDate(_ text: String) -> Double? {
+        let parts = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT", let day = Int(parts[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]), parts[3].count == 4
+        else { return nil }
+        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard clock.count == 3, let hour = clock[0], let minute = clock[1], let second = clock[2], hour < 24, minute < 60, second < 61 else { return nil }
+        return Double(days(year: year, month: month + 1, day: day) * 86_400 + hour * 3_600 + minute * 60 + second)
+    }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 extension JSON {
     /// Thrown when a value cannot be written as JSON (a NaN or infinite number).
@@ -88,7 +89,7 @@ extension JSON {
             // Controls, C1 controls, and what reorders or hides text (bidi overrides, isolates,
             // marks, line separators) as escapes: the output may be read on a terminal.
             case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || JSON.isInvisibleFormat(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
+                out += String(printf: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value that is `Sendable`, ordered and exact.
 ///

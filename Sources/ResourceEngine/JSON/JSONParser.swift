@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// Parses JSON text into `JSON`, keeping key order and integer exactness.
 ///
@@ -302,7 +303,7 @@ public struct JSONParser {
             guard index < bytes.count else { return "end of input" }
             let byte = bytes[index]
             if byte >= 0x21 && byte < 0x7F { return "character '\(Character(Unicode.Scalar(byte)))'" }
-            return String(format: "byte 0x%02X", byte)
+            return String(printf: "byte 0x%02X", byte)
         }
 
         func failure(_ message: String, at position: Int? = nil) -> Failure {

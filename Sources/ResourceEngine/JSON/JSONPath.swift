@@ -62,7 +62,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             }
             if c == "[" {
                 guard let close = chars[(i + 1)...].firstIndex(of: "]") else { throw fail("missing ']'", i) }
-                let inner = String(chars[(i + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                let inner = String(chars[(i + 1)..<close]).trimmingWhitespace()
                 if inner == "*" {
                     segments.append(.all)
                 } else if let index = Int(inner) {
@@ -182,4 +182,5 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-import Foundation
+import FoundationEssentials
+import TextBasics

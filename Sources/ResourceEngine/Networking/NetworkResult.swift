@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The head of an HTTP response as a transport received it: status, headers, final URL.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The transport seam: sends a `OutgoingRequest` and reports the raw outcome as a `NetworkResult`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The certificate an https server presented (the leaf of its chain): who it names, who signed
 /// it, and when it stops being valid. Read from the transport on each new connection.

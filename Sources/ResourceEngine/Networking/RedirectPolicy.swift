@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a redirect may carry, for every transport: a request's headers (and the credentials among
 /// them) belong to the origin — scheme, host and port — the request was made for.

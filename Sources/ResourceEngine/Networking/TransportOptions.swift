@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// How a request travels, beyond what an `OutgoingRequest` says: TLS trust and identity, redirects,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Matches MIME types against patterns such as `*/json`, `text/*` and `*/*+json`.

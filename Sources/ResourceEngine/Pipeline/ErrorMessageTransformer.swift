@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// `errorMessage: [PATH…]` — lifts a message out of an error body into `userMessage`.
 ///
@@ -78,7 +79,7 @@ public struct ErrorMessageTransformer: ResponseTransformer {
     }
 
     private func nonEmpty(_ s: String?) -> String? {
-        guard let s = s?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
+        guard let s = s?.trimmingWhitespaceAndNewlines(), !s.isEmpty else { return nil }
         return s
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which Unicode encoding a JSON body is in, so it can be read as UTF-8.
 ///

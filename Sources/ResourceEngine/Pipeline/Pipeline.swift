@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The staged transformation every response goes through before it reaches a resource.
 ///

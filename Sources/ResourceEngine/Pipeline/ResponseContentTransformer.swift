@@ -115,7 +115,7 @@ enum ContentTypeName {
         switch type {
         case is JSON.Type: "JSON"
         case is String.Type: "text"
-        case is [UInt8].Type, is Foundation.Data.Type: "bytes"
+        case is [UInt8].Type, is Data.Type: "bytes"
         default: "\(type)"
         }
     }
@@ -128,4 +128,4 @@ enum ContentTypeName {
     }
 }
 
-import Foundation
+import FoundationEssentials

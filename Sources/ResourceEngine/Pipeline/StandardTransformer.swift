@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parser the service registers for every URL at the `parsing` stage, gated by content type.
 ///

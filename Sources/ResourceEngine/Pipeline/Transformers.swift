@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 /// The built-in content transformers that pipelines (and the config file) name.
 ///
@@ -197,8 +198,8 @@ enum JSONOrdering {
         case let (a?, b?):
             if let x = a.doubleValue, let y = b.doubleValue { return x < y ? .before : x > y ? .after : .same }
             if let x = a.stringValue, let y = b.stringValue {
-                let result = x.compare(y, options: [.caseInsensitive, .numeric])
-                return result == .orderedAscending ? .before : result == .orderedDescending ? .after : .same
+                let result = x.naturalOrder(y)
+                return result == .ascending ? .before : result == .descending ? .after : .same
             }
             if let x = a.boolValue, let y = b.boolValue { return x == y ? .same : (!x ? .before : .after) }
             let ra = rank(a), rb = rank(b)

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// A request that goes over the network and through the resource's pipeline.
 ///
@@ -147,7 +148,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         guard let response else {
             return ResponseInfo(
                 response: .failure(
-                    RequestError(response: nil, content: data, cause: URLError(.badServerResponse), timestamp: now)))
+                    RequestError(response: nil, content: data, cause: TransportError(.badServerResponse), timestamp: now)))
         }
         if response.statusCode == 304 {
             if let existing = resource.latestData {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the engine sends: a URL, a method, headers, a body and a time limit, as a plain value.
 ///

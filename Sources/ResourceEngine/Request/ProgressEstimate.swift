@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How far a network request has come, estimated as Siesta estimates it: a weighted mean of its
 /// phases, so progress rises while nothing has arrived yet and never reaches 1 before the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a resource's own loads send when that is more than a plain GET: a method, a body with its
 /// content type, and headers of its own.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When a resource that is kept fresh loads next: the rule behind `Configuration.refreshInterval`,
 /// and behind Hammock's pane cadence, which times its probes by the same value.

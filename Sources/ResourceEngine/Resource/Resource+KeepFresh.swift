@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `Configuration.refreshInterval`: a resource that loads on its own while it is observed, so a
 /// watcher needs no timer of its own. Timers run on the service's clock; when each load is due is

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 extension Resource {
     // MARK: Freshness
@@ -15,8 +16,8 @@ extension Resource {
         EngineLog.log(
             .staleness,
             "\(self) " + (isInvalidated ? "is invalidated"
-                : upToDate ? "\(latestError != nil ? "error" : "data") is valid for another \(String(format: "%.1f", maxAge - age)) s"
-                : "\(latestError != nil ? "error" : "data") expired \(String(format: "%.1f", age - maxAge)) s ago"))
+                : upToDate ? "\(latestError != nil ? "error" : "data") is valid for another \(String(printf: "%.1f", maxAge - age)) s"
+                : "\(latestError != nil ? "error" : "data") expired \(String(printf: "%.1f", age - maxAge)) s ago"))
         return upToDate
     }
 

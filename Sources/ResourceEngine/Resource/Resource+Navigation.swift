@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Resource {
     /// The resource at `subpath` below this one. Nothing in `subpath` is interpreted: `..`, `?`
@@ -41,7 +41,7 @@ extension Resource {
                 URLQueryItem(name: name, value: value == "" ? nil : value)
             }
             components.percentEncodedQuery = components.percentEncodedQuery?
-                .replacingOccurrences(of: "+", with: "%2B")
+                .replacing("+", with: "%2B")
         }
         return service.resource(absoluteURL: components.url)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 extension Resource {
     /// A change to a `OutgoingRequest` before it is sent.
@@ -99,14 +100,14 @@ extension Resource {
             contentType: "application/x-www-form-urlencoded", requestMutation: requestMutation)
     }
 
-    private static let formAllowed: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: ":#[]@!$&'()*+,;=")
-        return allowed
-    }()
-
+    /// What a form value keeps unescaped: letters, digits and `-._~/?`.
     private static func formEscape(_ string: String) -> String? {
-        string.addingPercentEncoding(withAllowedCharacters: formAllowed)
+        string.percentEncoded { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "-._~/?".utf8.contains(byte)
+            }
+        }
     }
 
     /// The request `method` sends now: the configuration's headers (computed ones asked now), the

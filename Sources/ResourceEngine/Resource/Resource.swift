@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The client-side state of one URL: its latest data, its latest error, and its requests.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a rule reads of a resource's state: the live resource answers, and so does a snapshot.
 @MainActor

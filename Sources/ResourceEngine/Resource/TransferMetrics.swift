@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one completed network exchange looked like: status, time taken, body size.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// The source of "now" for every timestamp the engine makes.
 ///

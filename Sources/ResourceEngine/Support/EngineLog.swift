@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PrivateFiles
 import Synchronization
 
 /// Categorised diagnostic logging for the engine, off unless a category is enabled.
@@ -30,7 +31,7 @@ public enum EngineLog {
     private struct State {
         var enabled: Set<Category> = []
         var handler: Handler = { category, message in
-            FileHandle.standardError.write(Data("[\(category.rawValue)] \(message)\n".utf8))
+            OutputFile.standardError.write("[\(category.rawValue)] \(message)\n")
         }
     }
 

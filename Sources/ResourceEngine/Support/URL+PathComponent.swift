@@ -1,13 +1,15 @@
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 extension URL {
-    /// Characters a path segment may carry unescaped; `%` is escaped so nothing arrives pre-encoded.
-    private static let verbatimPathAllowed: CharacterSet = {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("%")
-        allowed.remove(";")
-        return allowed
-    }()
+    /// Bytes a path segment may carry unescaped (a path's allowed set but `%` and `;`): `%` is
+    /// escaped so nothing arrives pre-encoded.
+    private static func verbatimPathAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~!$&'()*+,=:@/".utf8.contains(byte)
+        }
+    }
 
     /// This URL with `component` appended to its path exactly as written.
     ///
@@ -17,9 +19,7 @@ extension URL {
     /// no slashes are merged (Foundation on Linux merges `v1/` + `/x` into `v1/x`). The query is kept.
     func appendingVerbatimPathComponent(_ component: String) -> URL? {
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return nil }
-        guard let escaped = component.addingPercentEncoding(withAllowedCharacters: Self.verbatimPathAllowed) else {
-            return nil
-        }
+        let escaped = component.percentEncoded(allowing: Self.verbatimPathAllowed)
         var path = components.percentEncodedPath
         if !path.hasSuffix("/") && !escaped.hasPrefix("/") { path += "/" }
         path += escaped

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A networking provider that drives libcurl directly: one multi handle on one thread.
@@ -108,7 +109,7 @@ public final class CurlProvider: NetworkingProvider {
         nextID += 1
         let gate = CompletionGate(completion)
         guard let loop else {
-            gate.complete(.failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])))
+            gate.complete(.failure(TransportError(.unknown, detail: "libcurl could not start")))
             return Handle(id: nextID, gate: gate, loop: nil)
         }
         if let transfer = CurlTransfer(
@@ -126,7 +127,7 @@ public final class CurlProvider: NetworkingProvider {
 
         func cancel() {
             guard !gate.isComplete else { return }
-            gate.complete(.failure(URLError(.cancelled)))
+            gate.complete(.failure(TransportError(.cancelled)))
             loop?.cancel(id)
         }
     }

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import TextBasics
 
 extension CurlTransfer {
     /// Keeps the jar within its limit after an exchange (browsers bound theirs the same way): the
@@ -36,7 +37,7 @@ extension CurlTransfer {
         var names = Set<String>()
         for part in joined.components(separatedBy: ", ") {
             guard let equals = part.firstIndex(of: "=") else { continue }
-            names.insert(part[..<equals].trimmingCharacters(in: .whitespaces))
+            names.insert(part[..<equals].trimmingWhitespace())
         }
         return names
     }

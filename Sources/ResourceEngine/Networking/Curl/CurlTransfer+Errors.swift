@@ -1,23 +1,21 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension CurlTransfer {
-    /// libcurl's result as the `URLError` the engine turns into a screen message.
+    /// libcurl's result as the `TransportError` the engine turns into a screen message.
     ///
-    /// Failures with a `URLError` of their own get its code ("Could not connect to the server");
-    /// the rest keep libcurl's own explanation as the description, which the engine shows
-    /// ("transfer closed with 993 bytes remaining" reads as a connection closed mid-body).
-    /// `screenMessage` says more than the code's own message ("127.0.0.1:29080: connection refused").
-    static func urlError(for code: CURLcode, detail: String?, screenMessage: String? = nil) -> URLError {
-        let text = detail ?? String(cString: curl_easy_strerror(code))
-        var info: [String: Any] = [NSLocalizedDescriptionKey: text, "CURLcode": Int(code.rawValue)]
-        if let screenMessage { info[RequestError.screenMessageKey] = screenMessage }
-        let mapped: URLError.Code? =
+    /// Failures with a code of their own get it ("Could not connect to the server"); the rest
+    /// keep libcurl's own explanation as the detail, which the engine shows ("transfer closed
+    /// with 993 bytes remaining" reads as a connection closed mid-body). `screenMessage` says
+    /// more than the code's own message ("127.0.0.1:29080: connection refused").
+    static func transportError(for code: CURLcode, detail: String?, screenMessage: String? = nil) -> TransportError {
+        let mapped: TransportError.Code =
             switch code {
             case CURLE_COULDNT_CONNECT: .cannotConnectToHost
             case CURLE_COULDNT_RESOLVE_HOST: .cannotFindHost
             case CURLE_OPERATION_TIMEDOUT: .timedOut
-            case CURLE_TOO_MANY_REDIRECTS: .httpTooManyRedirects
+            case CURLE_TOO_MANY_REDIRECTS: .tooManyRedirects
             case CURLE_UNSUPPORTED_PROTOCOL: .unsupportedURL
             case CURLE_URL_MALFORMAT: .badURL
             case CURLE_SEND_ERROR: .networkConnectionLost
@@ -25,9 +23,9 @@ extension CurlTransfer {
             case CURLE_SSL_CONNECT_ERROR: .secureConnectionFailed
             case CURLE_PEER_FAILED_VERIFICATION: .serverCertificateUntrusted
             case CURLE_ABORTED_BY_CALLBACK: .cancelled
-            default: nil
+            default: .unknown
             }
-        return URLError(mapped ?? .unknown, userInfo: info)
+        return TransportError(mapped, detail: detail ?? String(cString: curl_easy_strerror(code)), screenMessage: screenMessage)
     }
 
     /// What went wrong, named as precisely as libcurl lets us: the cases whose libcurl codes
@@ -76,14 +74,14 @@ extension CurlTransfer {
             var osError = 0
             _ = hc_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError)
             let reason = CurlTransfer.connectReason(Int32(osError)) ?? "could not connect"
-            return CurlTransfer.urlError(for: code, detail: detail, screenMessage: "\(CurlTransfer.hostAndPort(url)): \(reason)")
+            return CurlTransfer.transportError(for: code, detail: detail, screenMessage: "\(CurlTransfer.hostAndPort(url)): \(reason)")
         case CURLE_COULDNT_RESOLVE_HOST:
-            return CurlTransfer.urlError(for: code, detail: detail, screenMessage: "\(url.host ?? "the host"): no such host (DNS found no address)")
+            return CurlTransfer.transportError(for: code, detail: detail, screenMessage: "\(url.host ?? "the host"): no such host (DNS found no address)")
         case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             if let refused = clientCertificateRefusal(code, detail: detail) { return refused }
-            return CurlTransfer.urlError(for: code, detail: detail)
+            return CurlTransfer.transportError(for: code, detail: detail)
         default:
-            return CurlTransfer.urlError(for: code, detail: detail)
+            return CurlTransfer.transportError(for: code, detail: detail)
         }
     }
 

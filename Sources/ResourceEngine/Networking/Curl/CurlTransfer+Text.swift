@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// Text a transfer writes for libcurl or reads from it: header lines, header names, messages.
 extension CurlTransfer {
@@ -24,7 +24,7 @@ extension CurlTransfer {
 
     /// N from libcurl's "transfer closed with N bytes remaining to read".
     static func remainingBytes(_ text: String) -> Int? {
-        guard let range = text.range(of: "with ") else { return nil }
+        guard let range = text.firstRange(of: "with ") else { return nil }
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 }

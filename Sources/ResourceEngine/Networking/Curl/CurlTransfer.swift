@@ -1,6 +1,8 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import TextBasics
 
 /// One request on libcurl: its easy handle, what has arrived so far, and its single completion.
 ///
@@ -58,14 +60,14 @@ final class CurlTransfer: @unchecked Sendable {
     var received = ResponseHeaderBlock()
     private var tooLarge = false
 
-    /// Sets up an easy handle for `request`; nil (having completed with `URLError(.badURL)`)
+    /// Sets up an easy handle for `request`; nil (having completed with `TransportError(.badURL)`)
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: OutgoingRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
         userAgentLine: String, pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
     ) {
         guard let url = request.url, let (easy, reused) = pool.take(for: transport.tls) else {
-            gate.complete(.failure(URLError(.badURL)))
+            gate.complete(.failure(TransportError(.badURL)))
             return nil
         }
         self.id = id
@@ -95,7 +97,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let setupProblem {
                 deliver(.failure(RequestError.Cause.TransportFailure(setupProblem)))
             } else {
-                deliver(.failure(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the request"])))
+                deliver(.failure(TransportError(.badURL, detail: lastErrorText ?? "libcurl refused the request")))
             }
             return nil
         }
@@ -367,11 +369,11 @@ final class CurlTransfer: @unchecked Sendable {
                 return .done
             }
             guard redirectsFollowed < maxRedirects else {
-                deliver(NetworkResult(error: URLError(.httpTooManyRedirects), timing: timing()))
+                deliver(NetworkResult(error: TransportError(.tooManyRedirects), timing: timing()))
                 return .done
             }
             guard prepareHop(to: next) else {
-                deliver(NetworkResult(error: URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: lastErrorText ?? "libcurl refused the redirect"]), timing: timing()))
+                deliver(NetworkResult(error: TransportError(.badURL, detail: lastErrorText ?? "libcurl refused the redirect"), timing: timing()))
                 return .done
             }
             return .again
@@ -441,7 +443,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     var lastErrorText: String? {
-        let text = String(cString: errorBuffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(cString: errorBuffer).trimmingWhitespaceAndNewlines()
         return text.isEmpty ? nil : text
     }
 

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One libcurl multi handle and the thread that drives it.
@@ -39,9 +39,7 @@ final class CurlTransferLoop: @unchecked Sendable {
         // here only while they transfer, so the last of each burst closed connections the next
         // burst opened again. As many as may transfer at once, which the file limit bounds.
         _ = hc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, self.maxInFlight)
-        let thread = Thread { [self] in run() }
-        thread.name = "hammock-curl"
-        thread.start()
+        DetachedThread.start(name: "hammock-curl") { [self] in run() }
     }
 
     /// `curl_global_init`, once per process (FoundationNetworking's own call is counted alongside).
@@ -101,9 +99,9 @@ final class CurlTransferLoop: @unchecked Sendable {
         }
         for transfer in running.values {
             curl_multi_remove_handle(multi, transfer.easy)
-            transfer.gate.complete(.failure(URLError(.cancelled)))
+            transfer.gate.complete(.failure(TransportError(.cancelled)))
         }
-        for transfer in waiting[waitingHead...] { transfer.gate.complete(.failure(URLError(.cancelled))) }
+        for transfer in waiting[waitingHead...] { transfer.gate.complete(.failure(TransportError(.cancelled))) }
         running.removeAll()
         waiting.removeAll()
         curl_multi_cleanup(multi)
