@@ -87,7 +87,7 @@ extension DemoAPI {
         let rows = (first..<min(userCount, first + perPage)).map { index -> String in
             let id = userCount - index
             let day = 1 + index % 28
-            return #"{"id":\#(id),"email":"\#(names[index % names.count])\#(id)@example.org","createdAt":"2026-10-\#(String(printf: "%02d", day))T08:00:00Z"}"#
+            return #"{"id":\#(id),"email":"\#(names[index % names.count])\#(id)@example.org","createdAt":"2026-10-\#(String.zeroPadded(day, digits: 2))T08:00:00Z"}"#
         }
         return #"{"data":[\#(rows.joined(separator: ","))],"meta":{"page":\#(page),"per_page":\#(perPage),"total":\#(userCount)}}"#
     }

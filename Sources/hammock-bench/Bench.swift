@@ -27,7 +27,7 @@ struct Bench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = usageProblem(arguments) {
             let usage = """
-                usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--origin builtin|nginx] [--output FILE]
+                usage: hammock-bench [engine] [--quick] [--sizes 50,200,1000] [--origin builtin|nginx] [--output FILE] [--baseline HAMMOCK]
                        hammock-bench soak [--minutes 10] [--endpoints 200] [--floor | --floor-curl] [--origin builtin|nginx]
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
@@ -104,7 +104,8 @@ struct Bench {
                     .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [50, 200, 1000]
                 try await runAll(
                     quick: arguments.contains("--quick"), engineOnly: arguments.first == "engine", sizes: sizes,
-                    output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] })
+                    output: arguments.firstIndex(of: "--output").map { arguments[$0 + 1] },
+                    baseline: arguments.firstIndex(of: "--baseline").map { URL(fileURLWithPath: arguments[$0 + 1]).standardizedFileURL.path })
             }
         } catch {
             FileHandle.standardError.write(Data("hammock-bench: \(error)\n".utf8))
@@ -197,7 +198,7 @@ struct Bench {
     }
 
     @MainActor
-    static func runAll(quick: Bool, engineOnly: Bool, sizes: [Int], output: String?) async throws {
+    static func runAll(quick: Bool, engineOnly: Bool, sizes: [Int], output: String?, baseline: String? = nil) async throws {
         EngineLog.enabled = []
         var rows: [Row] = []
         print("engine…")
@@ -223,6 +224,10 @@ struct Bench {
         }
         let seconds: Double = quick ? 8 : 20
         print("hammock is measured after a \(Int(dashboardWarmup(quick: quick))) s warm-up, the floors and peers after 3 s")
+        if let baseline {
+            print("binary: " + ((try? BinarySize.measure(hammock))?.summary ?? "not measured"))
+            print("previous build \(baseline): " + ((try? BinarySize.measure(baseline))?.summary ?? "not measured"))
+        }
         if TmuxHarness.tmuxAvailable, FileManager.default.isExecutableFile(atPath: hammock) {
             for n in sizes {
                 print("end to end: \(n) endpoints every second, \(Int(seconds)) s each…")
@@ -231,6 +236,16 @@ struct Bench {
                 endToEnd.append(dashboard)
                 endToEnd.append(try await EndToEndBench.serve(hammock: hammock, endpoints: n, seconds: seconds, warmup: dashboardWarmup(quick: quick)))
                 var rows = 2
+                if let baseline {
+                    // The previous build in the same run, the same way.
+                    endToEnd.append(
+                        try await EndToEndBench.dashboard(hammock: baseline, endpoints: n, seconds: seconds, warmup: dashboardWarmup(quick: quick))
+                            .relabelled("hammock, previous build (dashboard)"))
+                    endToEnd.append(
+                        try await EndToEndBench.serve(hammock: baseline, endpoints: n, seconds: seconds, warmup: dashboardWarmup(quick: quick))
+                            .relabelled("hammock serve, previous build"))
+                    rows += 2
+                }
                 if let floor = try await EndToEndBench.cFloor(endpoints: n, seconds: seconds) {
                     endToEnd.append(floor)
                     rows += 1
@@ -262,6 +277,10 @@ struct Bench {
                 let seconds = try await EndToEndBench.startUp(hammock: hammock, panes: panes)
                 startUp.append((panes, seconds))
                 print(String(format: "  %6d panes: first frame after %.0f ms", panes, seconds * 1000))
+                if let baseline {
+                    let before = try await EndToEndBench.startUp(hammock: baseline, panes: panes)
+                    print(String(format: "  %6d panes: first frame after %.0f ms (previous build)", panes, before * 1000))
+                }
             }
             // After a minute every age reads in minutes: from then on an idle screen changes once a minute.
             print("idle: 50 panes that refresh every 10 minutes, \(Int(seconds)) s after a 65 s warm-up…")

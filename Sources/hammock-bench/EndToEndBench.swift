@@ -18,6 +18,13 @@ enum EndToEndBench {
         /// Heap allocations per probe, counted in a run of its own (the counter costs CPU).
         var allocationsPerProbe: Double?
 
+        /// The same figures under another name (the previous build's row).
+        func relabelled(_ label: String) -> Result {
+            var result = Result(label: label, endpoints: endpoints, figures: figures, probesPerSecond: probesPerSecond)
+            result.allocationsPerProbe = allocationsPerProbe
+            return result
+        }
+
         /// CPU time per probe in microseconds.
         var cpuMicrosecondsPerProbe: Double? {
             probesPerSecond > 0 ? figures.cpuPercent / 100 * 1_000_000 / probesPerSecond : nil

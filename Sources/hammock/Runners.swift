@@ -49,6 +49,7 @@ enum DashboardRunner {
         let reloader = ConfigReloader(
             path: spec.file, current: spec, environment: environment, keysFile: ConfigLoader.personalKeysPath(environment: environment))
         let frameLog = FrameLog(environment: environment)
+        StartupPages.releaseLater()
         let status: Int32 = await withCheckedContinuation { continuation in
             let once = Once()
             let finish: @MainActor (Int32) -> Void = { status in
@@ -156,6 +157,7 @@ enum ServeRunner {
             "hammock serve: \(spec.panes.count) pane\(spec.panes.count == 1 ? "" : "s") from \(spec.file)"
                 + (location.map { " at location \($0)" } ?? "") + "; http://\(server.address)/metrics\(scope)")
         if let unwatched { printError("hammock serve: editing the config does not reload it: \(unwatched)") }
+        StartupPages.releaseLater()
         await waitForInterrupt()
         reloader.stop()
         monitor.stop()
@@ -172,6 +174,7 @@ enum EventsRunner {
             $0.makeServices(networking: Hammock.networking())
         }
         var signals: SignalPipe?
+        StartupPages.releaseLater()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()
             let finish: @MainActor () -> Void = { if once.claim() { continuation.resume() } }
