@@ -20,11 +20,18 @@ enum Callgrind {
     /// `hammock ARGUMENTS` under callgrind in tmux at 200×60, once it has drawn its first frame.
     static func start(valgrind: String, hammock: String, arguments: String, profile: String, options: String = "") throws -> TmuxHarness {
         let command = "'\(valgrind)' --tool=callgrind \(options) --callgrind-out-file='\(profile)' '\(hammock)' \(arguments) 2>/dev/null"
-        let tmux = try TmuxHarness(command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost"])
+        // Start-up's pages stay: valgrind forgets the symbols of pages the program unmaps.
+        let tmux = try TmuxHarness(
+            command: command, columns: 200, rows: 60, environment: ["no_proxy": "127.0.0.1,localhost", StartupPagesSetting.keep: "1"])
         BenchCleanup.register(tmuxSocket: tmux.socket)
         // Under callgrind everything is ~50 times slower: the first frame takes seconds.
         let first = try tmux.waitForLine(timeout: 120, "first frame") { _ in true }
         if first.hasPrefix("exit") { throw TmuxHarness.Failure(description: "hammock \(arguments) under callgrind ended: \(first)") }
         return tmux
     }
+}
+
+/// The environment variable that keeps `hammock`'s start-up pages mapped (Sources/hammock/StartupPages.swift).
+enum StartupPagesSetting {
+    static let keep = "HAMMOCK_KEEP_STARTUP_PAGES"
 }

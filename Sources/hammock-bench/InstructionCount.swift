@@ -24,7 +24,7 @@ enum InstructionCount {
         if serve {
             // No screen, so no tmux: the prober is a child of the bench, ended once counted.
             let pid = try EndToEndBench.spawn([
-                valgrind, "--tool=callgrind", "--callgrind-out-file=\(profile)", copy, "serve", config, "--listen", "127.0.0.1:0",
+                "/usr/bin/env", "\(StartupPagesSetting.keep)=1", valgrind, "--tool=callgrind", "--callgrind-out-file=\(profile)", copy, "serve", config, "--listen", "127.0.0.1:0",
             ])
             defer {
                 kill(pid, SIGKILL)

@@ -15,8 +15,11 @@ enum StartupPages {
     /// How long after start: the start-up work is done by then, even with thousands of panes.
     static let delay: DispatchTimeInterval = .seconds(10)
 
-    /// Releases the pages `delay` from now, on a background queue.
+    /// Releases the pages `delay` from now, on a background queue; never with
+    /// `HAMMOCK_KEEP_STARTUP_PAGES` set (the bench's runs under callgrind, which forgets the
+    /// symbols of code a program unmaps).
     static func releaseLater() {
+        guard getenv("HAMMOCK_KEEP_STARTUP_PAGES") == nil else { return }
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { release() }
     }
 
