@@ -50,7 +50,7 @@ Version: $version
 Architecture: $arch
 Maintainer: The Hammock authors <hammock@localhost>
 Installed-Size: $size
-Depends: libc6, libncursesw6, libcurl4, libjemalloc2, libyaml-0-2, libstdc++6, libgcc-s1
+Depends: libc6, libncursesw6, libcurl4, libjemalloc2, libyaml-0-2, libstdc++6, libgcc-s1, tzdata
 Section: net
 Priority: optional
 Homepage: https://hammock.invalid/
