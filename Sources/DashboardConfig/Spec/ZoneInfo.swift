@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import ResourceEngine
 
@@ -75,18 +76,8 @@ public struct ZoneInfo: Sendable, Equatable {
     public static func == (a: ZoneInfo, b: ZoneInfo) -> Bool { a.identifier == b.identifier }
 
     private static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        while bytes.count < 1 << 20 {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= 1 << 20 else { return nil }
+        return Array(data)
     }
 
     /// A TZif file (RFC 8536): its 64-bit block when it has one, and the rule of its footer.
