@@ -1,4 +1,5 @@
 import NIOHTTP1
+import TextBasics
 
 /// A request as a demo route reads it: the path and its decoded query apart, header names
 /// matched without regard to case, the body whole.
@@ -31,17 +32,8 @@ struct DemoRequest: Sendable {
 
     var bodyText: String { String(decoding: body, as: UTF8.self) }
 
+    /// `%XX` decoded; a malformed escape is kept as written.
     private static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        text.percentDecoded ?? String(text)
     }
 }

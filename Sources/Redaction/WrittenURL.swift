@@ -49,7 +49,7 @@ public enum WrittenURL {
             if scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar), !bracketOutsideHost {
                 out.unicodeScalars.append(scalar)
             } else {
-                for byte in String(scalar).utf8 { out += String(printf: "%%%02X", byte) }
+                for byte in String(scalar).utf8 { out += "%" + String.hex(byte, digits: 2) }
             }
         }
         return out
@@ -110,17 +110,10 @@ public enum WrittenURL {
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".unicodeScalars)
-
     /// `text` with everything but unreserved characters percent-encoded, as params are sent.
     public static func formEscaped(_ text: String) -> String { formEscape(text) }
 
     private static func formEscape(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if unreserved.contains(scalar) { out.unicodeScalars.append(scalar) } else { out += String(printf: "%%%02X", byte) }
-        }
-        return out
+        text.percentEncoded(allowing: \.isURIUnreserved)
     }
 }

@@ -138,3 +138,14 @@ extension StringProtocol {
         return valid ? scheme : nil
     }
 }
+
+extension UInt8 {
+    /// A letter, a digit or `-._~`: what RFC 3986 never percent-encodes.
+    public var isURIUnreserved: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+}

@@ -138,7 +138,7 @@ struct GlobalOptions: ParsableArguments {
             let handle: OutputFile
             do { handle = try PrivateFiles.openForWriting(path) } catch { throw ValidationError("cannot write the log file: \(error)") }
             EngineLog.handler = { category, message in
-                handle.write("\(EventLineTime.now()) [\(category.rawValue)] \(redactor.redact(message))\n")
+                handle.write("\(EventLine.timestamp(Date().timeIntervalSinceReferenceDate)) [\(category.rawValue)] \(redactor.redact(message))\n")
             }
         } else {
             EngineLog.handler = { category, message in
@@ -159,12 +159,6 @@ struct CacheOptions: ParsableArguments {
 
     var directory: URL? {
         noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? DiskEntityCache.hammockDirectory()
-    }
-}
-
-enum EventLineTime {
-    static func now() -> String {
-        DateText.utcTimestamp(Date().timeIntervalSince1970)
     }
 }
 

@@ -1,6 +1,7 @@
 import DashboardConfig
 import FoundationEssentials
 import Glibc
+import TextBasics
 
 /// Wall-clock fields of a moment, in a given time zone or the system's.
 ///
@@ -22,15 +23,10 @@ struct LocalTime: Equatable {
     init(_ moment: TimeInterval, zone: ZoneInfo?) {
         // Past ±3 million years (or not a number) is no time to show; the conversion must not trap.
         let moment = moment.isFinite ? min(max(moment, -1e14), 1e14) : 0
-        var seconds = time_t((moment + Self.referenceToUnix).rounded(.down))
+        let unix = Int64((moment + Self.referenceToUnix).rounded(.down))
+        var seconds = time_t(unix + Int64(zone?.secondsFromGMT(atUnixTime: unix) ?? ZoneInfo.systemSecondsFromGMT(atUnixTime: unix)))
         var fields = tm()
-        if let zone {
-            seconds += time_t(zone.secondsFromGMT(atUnixTime: Int64(seconds)))
-            gmtime_r(&seconds, &fields)
-        } else {
-            Self.setUp
-            localtime_r(&seconds, &fields)
-        }
+        gmtime_r(&seconds, &fields)
         year = Int(fields.tm_year) + 1900
         month = Int(fields.tm_mon) + 1
         day = Int(fields.tm_mday)
@@ -39,21 +35,13 @@ struct LocalTime: Equatable {
         second = Int(fields.tm_sec)
     }
 
-    /// `localtime_r` need not read `TZ`; `tzset` once makes it.
-    private static let setUp: Void = tzset()
-
     /// "14:02:31", or "14:02" without seconds.
     func clock(seconds: Bool = true) -> String {
-        Self.padded(hour, 2) + ":" + Self.padded(minute, 2) + (seconds ? ":" + Self.padded(second, 2) : "")
+        String.zeroPadded(hour, digits: 2) + ":" + String.zeroPadded(minute, digits: 2) + (seconds ? ":" + String.zeroPadded(second, digits: 2) : "")
     }
 
     /// "2026-11-23 18:30:05".
     var dateTime: String {
-        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + " " + clock()
-    }
-
-    static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        String.zeroPadded(year, digits: 4) + "-" + String.zeroPadded(month, digits: 2) + "-" + String.zeroPadded(day, digits: 2) + " " + clock()
     }
 }

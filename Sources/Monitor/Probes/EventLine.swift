@@ -20,7 +20,7 @@ public enum EventLine {
     }
 
     /// ISO 8601 in UTC with milliseconds, for an engine clock reading.
-    static func timestamp(_ time: TimeInterval) -> String {
+    public static func timestamp(_ time: TimeInterval) -> String {
         DateText.utcTimestamp(time + Date.timeIntervalBetween1970AndReferenceDate)
     }
 }

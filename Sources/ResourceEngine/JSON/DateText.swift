@@ -1,3 +1,5 @@
+import TextBasics
+
 /// RFC 3339 dates and times as seconds since 1970: `2026-01-01`, `2026-01-01T10:02:00Z`,
 /// `2026-01-01T10:02:00.250+02:00` (a space for the `T`, as many APIs write it). No Foundation:
 /// one format, read by hand.
@@ -81,10 +83,7 @@ public enum DateText {
         let day = Int(whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400)
         let (year, month, date) = civil(days: day)
         let inDay = Int(whole - Int64(day) * 86_400)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
+        func padded(_ value: Int, _ width: Int) -> String { String.zeroPadded(value, digits: width) }
         return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(date, 2) + "T" + padded(inDay / 3600, 2) + ":" + padded(inDay / 60 % 60, 2)
             + ":" + padded(inDay % 60, 2) + (withMilliseconds ? "." + padded(Int(milliseconds - whole * 1000), 3) : "") + "Z"
     }

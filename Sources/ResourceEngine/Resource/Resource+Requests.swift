@@ -102,12 +102,7 @@ extension Resource {
 
     /// What a form value keeps unescaped: letters, digits and `-._~/?`.
     private static func formEscape(_ string: String) -> String? {
-        string.percentEncoded { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: "-._~/?".utf8.contains(byte)
-            }
-        }
+        string.percentEncoded { $0.isURIUnreserved || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
     }
 
     /// The request `method` sends now: the configuration's headers (computed ones asked now), the

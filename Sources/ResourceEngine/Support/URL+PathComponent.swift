@@ -5,10 +5,7 @@ extension URL {
     /// Bytes a path segment may carry unescaped (a path's allowed set but `%` and `;`): `%` is
     /// escaped so nothing arrives pre-encoded.
     private static func verbatimPathAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "-._~!$&'()*+,=:@/".utf8.contains(byte)
-        }
+        byte.isURIUnreserved || "!$&'()*+,=:@/".utf8.contains(byte)
     }
 
     /// This URL with `component` appended to its path exactly as written.
