@@ -52,16 +52,19 @@ import Testing
         let (prober, port) = try await FleetTests.prober(config: config, location: "here", api: api.baseURL)
         defer { prober.stop() }
         let before = try Self.residentCode(of: prober.pid)
-        // Released 10 s after start: wait for it, up to a minute (a loaded CI machine).
+        // Released 10 s after start: wait for it, up to a minute (a loaded CI machine). What still
+        // runs comes back at once, and more of it on a busy machine (in the whole suite the prober
+        // settled at 54 % of its start): the lowest reading, under two thirds. Without the release
+        // the pages only grow.
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)
         var after = before
         while clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(500))
-            after = try Self.residentCode(of: prober.pid)
+            try await Task.sleep(for: .milliseconds(250))
+            after = min(after, try Self.residentCode(of: prober.pid))
             if after < before / 2 { break }
         }
-        #expect(after < before / 2, "read-only file pages resident: \(before) kB at start, \(after) kB later")
+        #expect(after < before * 2 / 3, "read-only file pages resident: \(before) kB at start, \(after) kB at the lowest")
         let (status, body) = try await FleetTests.get("http://127.0.0.1:\(port)/metrics")
         #expect(status == 200 && String(decoding: body, as: UTF8.self).contains(#"hammock_probe_success{pane="Health""#))
     }
