@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import TextBasics
 
 /// A response body with its metadata: the unit of data a resource holds.
@@ -17,9 +18,10 @@ public struct Entity: Sendable {
     public var headers: [String: String] {
         get { storage.value.headers }
         set {
-            let lowered = Entity.lowercased(newValue)
+            let (lowered, facts) = Entity.lowercased(newValue)
             storage.value.headers = lowered
-            storage.value.contentTypeHeader = lowered["content-type"]
+            storage.value.contentTypeHeader = facts.contentType
+            storage.value.hasValidators = facts.hasValidators
         }
     }
 
@@ -43,6 +45,8 @@ public struct Entity: Sendable {
         var headers: [String: String]
         /// `headers["content-type"]`, kept: every content-type gate of the pipeline asks for it.
         var contentTypeHeader: String?
+        /// An `etag` or `last-modified` header is among `headers` (every load asks for both).
+        var hasValidators: Bool
         var charset: String?
         var timestamp: TimeInterval
     }
@@ -60,11 +64,14 @@ public struct Entity: Sendable {
         headers: [String: String] = [:],
         timestamp: TimeInterval? = nil
     ) {
-        var lowered = Entity.lowercased(headers)
-        if let contentType { lowered["content-type"] = contentType }
+        var (lowered, facts) = Entity.lowercased(headers)
+        if let contentType {
+            lowered["content-type"] = contentType
+            facts.contentType = contentType
+        }
         storage = CopyOnWrite(Fields(
-            content: content, headers: lowered, contentTypeHeader: lowered["content-type"],
-            charset: charset ?? Entity.charset(in: lowered["content-type"]), timestamp: timestamp ?? SystemClock().now))
+            content: content, headers: lowered, contentTypeHeader: facts.contentType, hasValidators: facts.hasValidators,
+            charset: charset ?? Entity.charset(in: facts.contentType), timestamp: timestamp ?? SystemClock().now))
     }
 
     /// Creates an entity from an HTTP response head and its body.
@@ -81,10 +88,10 @@ public struct Entity: Sendable {
     var contentTypeHeader: String? { storage.value.contentTypeHeader }
 
     /// The `ETag` header, which `load()` sends back as `If-None-Match`.
-    public var etag: String? { headers["etag"] }
+    public var etag: String? { storage.value.hasValidators ? headers["etag"] : nil }
 
     /// The `Last-Modified` header, which `load()` sends back as `If-Modified-Since`.
-    public var lastModified: String? { headers["last-modified"] }
+    public var lastModified: String? { storage.value.hasValidators ? headers["last-modified"] : nil }
 
     /// A header by name, ignoring case.
     public func header(forKey key: String) -> String? {
@@ -101,30 +108,61 @@ public struct Entity: Sendable {
         content as? T
     }
 
-    private static func lowercased(_ headers: [String: String]) -> [String: String] {
-        guard headers.keys.contains(where: { !isLowercased($0) }) else { return headers }
-        var result: [String: String] = [:]
-        for (key, value) in headers { result[key.lowercased()] = value }
-        return result
+    /// What one pass over the header names finds, so no name is hashed to look it up again.
+    private struct HeaderFacts {
+        var contentType: String?
+        var hasValidators = false
     }
 
-    /// True if `key` has no upper-case letter; ASCII checked byte by byte, only other text through
-    /// `lowercased()` (this runs for every header of every response).
-    private static func isLowercased(_ key: String) -> Bool {
-        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+    /// The headers with lower-cased names (themselves when they already are, as a transport's
+    /// are), and what they say of the content type and validators.
+    private static func lowercased(_ headers: [String: String]) -> ([String: String], HeaderFacts) {
+        var facts = HeaderFacts()
+        var allLowercased = true
+        for (key, value) in headers {
+            switch kind(of: key) {
+            case .notLowercased: allLowercased = false
+            case .contentType: facts.contentType = value
+            case .validator: facts.hasValidators = true
+            case .other: break
+            }
+        }
+        guard !allLowercased else { return (headers, facts) }
+        var result: [String: String] = [:]
+        for (key, value) in headers { result[key.lowercased()] = value }
+        return (result, HeaderFacts(contentType: result["content-type"], hasValidators: result["etag"] != nil || result["last-modified"] != nil))
+    }
+
+    private enum NameKind {
+        case notLowercased, contentType, validator, other
+    }
+
+    /// Whether `key` has an upper-case letter, else whether it is one of the names an entity
+    /// keeps facts of; ASCII checked byte by byte, only other text through `lowercased()` (this
+    /// runs for every header of every response).
+    private static func kind(of key: String) -> NameKind {
+        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes -> NameKind? in
             for byte in bytes {
                 if byte >= 0x80 { return nil }
-                if byte >= 0x41, byte <= 0x5A { return false }
+                if byte >= 0x41, byte <= 0x5A { return .notLowercased }
             }
-            return true
+            if equals(bytes, "content-type") { return .contentType }
+            return equals(bytes, "etag") || equals(bytes, "last-modified") ? .validator : .other
         }
         if let ascii, let ascii { return ascii }
-        return key == key.lowercased()
+        return key == key.lowercased() ? .other : .notLowercased
+    }
+
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        bytes.count == name.utf8CodeUnitCount && memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
     }
 
     static func charset(in contentType: String?) -> String? {
         // Most content types have no parameters: no splitting (by grapheme) for those.
-        guard let contentType, contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
+        guard let contentType,
+            contentType.utf8.withContiguousStorageIfAvailable({ bytes in bytes.baseAddress.map { memchr($0, 0x3B, bytes.count) != nil } ?? false })
+                ?? contentType.contains(";")
+        else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2,

@@ -92,7 +92,16 @@ final class NetworkRequestDelegate: RequestDelegate {
         progressTimer?.cancel()
         guard !handler.willIgnore(info) else { return }
         EngineLog.log(.network, "\(status.map(String.init) ?? "no response") ← \(requestDescription)")
-        handler.broadcastResponse(info)
+        NetworkRequestDelegate.broadcast(info, to: handler)
+    }
+
+    /// Every delivery runs in a main-queue turn of the answer's own: a `Request`'s hooks run in it.
+    private static func broadcast(_ info: ResponseInfo, to handler: any RequestCompletionHandler) {
+        if let request = handler as? Request {
+            request.broadcastResponse(info, inOwnTurn: true)
+        } else {
+            handler.broadcastResponse(info)
+        }
     }
 
     func cancelUnderlyingOperation() {
@@ -128,7 +137,7 @@ final class NetworkRequestDelegate: RequestDelegate {
         guard !handler.willIgnore(info) else { return }
         EngineLog.log(.network, "\(response.map { String($0.statusCode) } ?? "no response") ← \(requestDescription)")
         guard info.isNew, !pipeline.isEmpty else {
-            handler.broadcastResponse(info)
+            NetworkRequestDelegate.broadcast(info, to: handler)
             return
         }
         let raw = info
@@ -136,7 +145,7 @@ final class NetworkRequestDelegate: RequestDelegate {
             let (processed, newMemo) = pipeline.process(raw.response, reusing: memo)
             MainQueue.async {
                 if let newMemo { self.resource.pipelineMemo = newMemo }
-                handler.broadcastResponse(ResponseInfo(response: processed, isNew: true, metrics: raw.metrics))
+                NetworkRequestDelegate.broadcast(ResponseInfo(response: processed, isNew: true, metrics: raw.metrics), to: handler)
             }
         }
     }

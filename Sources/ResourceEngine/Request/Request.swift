@@ -130,6 +130,13 @@ public final class Request {
 
 extension Request: RequestCompletionHandler {
     public func broadcastResponse(_ responseInfo: ResponseInfo) {
+        broadcastResponse(responseInfo, inOwnTurn: false)
+    }
+
+    /// Completes the request. `inOwnTurn`: the caller runs in a main-queue turn of its own that
+    /// nothing but the answer started (the network's delivery), so the hooks run in it, still
+    /// asynchronously to whoever started or cancelled the request; otherwise in the next turn.
+    func broadcastResponse(_ responseInfo: ResponseInfo, inOwnTurn: Bool) {
         guard !willIgnore(responseInfo) else {
             if !responseInfo.response.isCancellation {
                 EngineLog.log(.network, "ignoring late response to \(delegate.requestDescription)")
@@ -143,10 +150,15 @@ extension Request: RequestCompletionHandler {
         progressCallbacks = []
         let callbacks = responseCallbacks
         responseCallbacks = []
-        MainQueue.async {
-            for callback in finalProgress { callback(1) }
-            for callback in callbacks { callback(responseInfo) }
+        guard inOwnTurn else {
+            MainQueue.async {
+                for callback in finalProgress { callback(1) }
+                for callback in callbacks { callback(responseInfo) }
+            }
+            return
         }
+        for callback in finalProgress { callback(1) }
+        for callback in callbacks { callback(responseInfo) }
     }
 
     public func willIgnore(_ responseInfo: ResponseInfo) -> Bool {

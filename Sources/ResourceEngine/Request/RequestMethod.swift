@@ -34,17 +34,28 @@ public enum RequestMethod: String, CaseIterable, Sendable {
             self = .get
             return
         }
-        if let method = RequestMethod.allCases.first(where: { $0.httpName == httpName }) {
-            self = method
-            return
+        // Asked for every request: the wire names first, without making `allCases`.
+        switch httpName {
+        case "GET": self = .get
+        case "HEAD": self = .head
+        case "POST": self = .post
+        case "PUT": self = .put
+        case "PATCH": self = .patch
+        case "DELETE": self = .delete
+        case "OPTIONS": self = .options
+        default: self = RequestMethod(rawValue: httpName.lowercased()) ?? .get
         }
-        self = RequestMethod(rawValue: httpName.lowercased()) ?? .get
     }
 
     // By case, not by raw value: a configuration is looked up by method for every request, and
     // hashing the raw value hashed a string.
     public func hash(into hasher: inout Hasher) {
-        let ordinal: UInt8 = switch self {
+        hasher.combine(UInt8(ordinal))
+    }
+
+    /// The method's place in `allCases` (0 to 6).
+    var ordinal: Int {
+        switch self {
         case .options: 0
         case .get: 1
         case .head: 2
@@ -53,6 +64,5 @@ public enum RequestMethod: String, CaseIterable, Sendable {
         case .patch: 5
         case .delete: 6
         }
-        hasher.combine(ordinal)
     }
 }

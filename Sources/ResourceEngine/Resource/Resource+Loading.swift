@@ -45,7 +45,7 @@ extension Resource {
     public func load() -> Request {
         let template = loadRequest
         let method = template?.method ?? .get
-        let request = request(method) { [weak self] urlRequest in
+        let request = request(method, removedByLoad: true) { [weak self] urlRequest in
             if let template {
                 for (name, value) in template.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
                 if let timeout = template.timeout { urlRequest.timeoutInterval = timeout }

@@ -11,6 +11,12 @@ extension Resource {
     /// configured decorators may wrap the request before it starts.
     @discardableResult
     public func request(_ method: RequestMethod, requestMutation: @escaping RequestMutation = { _ in }) -> Request {
+        request(method, removedByLoad: false, requestMutation: requestMutation)
+    }
+
+    /// `removedByLoad`: the request becomes this resource's load at once, whose first hook
+    /// removes completed requests from both lists, so it needs no hook of its own for that.
+    func request(_ method: RequestMethod, removedByLoad: Bool, requestMutation: @escaping RequestMutation) -> Request {
         if isInvalid {
             return Resource.failedRequest(
                 returning: RequestError(
@@ -26,7 +32,7 @@ extension Resource {
             request = decorator(self, request)
         }
         allRequests.append(request)
-        request.onCompletion { [weak self] _ in self?.removeCompletedRequests() }
+        if !removedByLoad { request.onCompletion { [weak self] _ in self?.removeCompletedRequests() } }
         request.start()
         return request
     }

@@ -69,7 +69,8 @@ public final class Resource {
     var failedRefreshes = 0
     var lastRefreshStarted: TimeInterval?
 
-    private var configurationCache: [RequestMethod: Configuration] = [:]
+    /// By `RequestMethod.ordinal`: looked up several times for every request, so not hashed.
+    private var configurationCache = [Configuration?](repeating: nil, count: RequestMethod.allCases.count)
     private var configurationCacheVersion = -1
 
     init(service: Service, url: URL, loadRequest: LoadRequest? = nil) {
@@ -125,20 +126,20 @@ public final class Resource {
 
     /// Drops the cached configuration (and the closures in it) now, not at the next use.
     func forgetConfiguration() {
-        configurationCache.removeAll()
+        configurationCache = [Configuration?](repeating: nil, count: RequestMethod.allCases.count)
     }
 
     /// The configuration for `method`, computed lazily and cached until configuration changes.
     public func configuration(for method: RequestMethod) -> Configuration {
         if isInvalid { return Configuration() }
         if configurationCacheVersion != service.configVersion {
-            configurationCache.removeAll()
+            forgetConfiguration()
             configurationCacheVersion = service.configVersion
         }
-        if let cached = configurationCache[method] { return cached }
+        if let cached = configurationCache[method.ordinal] { return cached }
         var computed = service.computeConfiguration(for: url, method: method)
         loadRequest?.adjustConfiguration?(&computed)
-        configurationCache[method] = computed
+        configurationCache[method.ordinal] = computed
         return computed
     }
 }

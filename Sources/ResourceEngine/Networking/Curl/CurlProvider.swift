@@ -64,11 +64,15 @@ public final class CurlProvider: NetworkingProvider {
     let handles = CurlHandlePool()
     private var nextID = 0
     private let userAgentLine: String
+    /// `userAgentLine` and `CurlTransfer.acceptEncodingLine` as one list, lent to plain GETs.
+    private let sharedHeaders: CurlHeaderList?
 
     /// Makes a provider; its transfer thread starts with its first request.
     public init(options: Options = Options()) {
         self.options = options
-        self.userAgentLine = CurlTransfer.headerLine(name: "User-Agent", value: options.userAgent)
+        let userAgentLine = CurlTransfer.headerLine(name: "User-Agent", value: options.userAgent)
+        self.userAgentLine = userAgentLine
+        self.sharedHeaders = CurlHeaderList([userAgentLine] + (CurlTransfer.acceptEncodingLine.map { [$0] } ?? []))
     }
 
     deinit {
@@ -113,8 +117,8 @@ public final class CurlProvider: NetworkingProvider {
             return Handle(id: nextID, gate: gate, loop: nil)
         }
         if let transfer = CurlTransfer(
-            id: nextID, request: request, transport: transport, options: options, userAgentLine: userAgentLine, pool: handles,
-            gate: gate, progress: progress) {
+            id: nextID, request: request, transport: transport, options: options, userAgentLine: userAgentLine,
+            sharedHeaders: sharedHeaders, pool: handles, gate: gate, progress: progress) {
             loop.add(transfer)
         }
         return Handle(id: nextID, gate: gate, loop: loop)

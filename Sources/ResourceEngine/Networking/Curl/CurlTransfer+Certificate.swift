@@ -7,7 +7,7 @@ extension CurlTransfer {
     /// (plain HTTP, a reused connection, nothing parseable).
     func certificate() -> PeerCertificate? {
         var raw: UnsafeMutableRawPointer?
-        guard url.scheme?.lowercased() == "https" else { return nil }
+        guard isHTTPS else { return nil }
         // A reused connection brings no certificate: the one its origin showed when it opened.
         let origin = "\(url.host?.lowercased() ?? ""):\(url.port ?? 443)"
         guard hc_getinfo_pointer(easy, CURLINFO_CERTINFO, &raw) == CURLE_OK, let raw else { return CurlTransfer.seenCertificate(origin) }

@@ -90,7 +90,7 @@ extension CurlTransfer {
     /// ("SSL_read: … alert bad certificate"), or the connection closed under the first write
     /// right after a handshake this transfer made (TLS 1.3 sends its verdict after it).
     private func clientCertificateRefusal(_ code: CURLcode, detail: String?) -> (any Error)? {
-        guard url.scheme?.lowercased() == "https", !received.statusLineSeen else { return nil }
+        guard isHTTPS, !received.statusLineSeen else { return nil }
         let text = (detail ?? "").lowercased()
         let alerts = ["alert bad certificate", "alert certificate required", "alert unknown ca", "alert certificate unknown",
             "alert unsupported certificate", "alert certificate expired", "alert certificate revoked", "alert access denied"]

@@ -27,12 +27,18 @@ final class CurlTransfer: @unchecked Sendable {
     private let maxRedirects: Int
     /// `User-Agent: …` for a request without one of its own (made once by the provider).
     private let userAgentLine: String
+    /// The provider's own lines as one list, for a hop that sends no header or body of its own.
+    private let sharedHeaders: CurlHeaderList?
     private let progress: @Sendable (Double) -> Void
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(HC_ERROR_SIZE) + 1)
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     // The request as the current hop sends it (loop thread after setup).
-    var url: URL
+    var url: URL {
+        didSet { isHTTPS = CurlTransfer.isHTTPS(url) }
+    }
+    /// The current hop's URL is https (its certificate is read; plain http has none).
+    private(set) var isHTTPS: Bool
     private var method: String
     private var requestBody: Data?
     private var requestHeaders: [(name: String, value: String)]
@@ -64,7 +70,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the request has no usable URL or libcurl refuses it.
     init?(
         id: Int, request: OutgoingRequest, transport: TransportOptions = TransportOptions(), options: CurlProvider.Options,
-        userAgentLine: String, pool: CurlHandlePool, gate: CompletionGate, progress: @escaping @Sendable (Double) -> Void
+        userAgentLine: String, sharedHeaders: CurlHeaderList? = nil, pool: CurlHandlePool, gate: CompletionGate,
+        progress: @escaping @Sendable (Double) -> Void
     ) {
         guard let url = request.url, let (easy, reused) = pool.take(for: transport.tls) else {
             gate.complete(.failure(TransportError(.badURL)))
@@ -78,8 +85,10 @@ final class CurlTransfer: @unchecked Sendable {
         self.maxResponseBytes = options.maxResponseBytes
         self.maxRedirects = max(0, transport.maxRedirects ?? options.maxRedirects)
         self.userAgentLine = userAgentLine
+        self.sharedHeaders = sharedHeaders
         self.progress = progress
         self.url = url
+        self.isHTTPS = CurlTransfer.isHTTPS(url)
         self.firstURL = url
         self.credentials = transport.credentials
         self.presentsClientCertificate = transport.tls.clientCertificate != nil
@@ -87,7 +96,9 @@ final class CurlTransfer: @unchecked Sendable {
         self.cookieJar = transport.cookieJar
         self.method = (request.httpMethod ?? "GET").uppercased()
         self.requestBody = request.httpBody
-        self.requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        // Names are unique whatever their case (`setValue` replaces); sent in name order.
+        let fields = request.headerFields
+        self.requestHeaders = fields.count > 1 ? fields.sorted { $0.name < $1.name } : fields
         let timeout = request.timeoutInterval
         self.timeout = timeout > 0 && timeout.isFinite ? timeout : 0
         errorBuffer.initialize(repeating: 0, count: Int(HC_ERROR_SIZE) + 1)
@@ -286,6 +297,9 @@ final class CurlTransfer: @unchecked Sendable {
 
         curl_slist_free_all(headerList)
         headerList = nil
+        if requestHeaders.isEmpty, requestBody == nil, let sharedHeaders {
+            return ok && hc_setopt_pointer(easy, CURLOPT_HTTPHEADER, sharedHeaders.list) == CURLE_OK
+        }
         for (name, value) in requestHeaders {
             guard appendHeader(CurlTransfer.headerLine(name: name, value: value)) else { return false }
         }
@@ -311,6 +325,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether the current hop's own headers include `lowerCaseName`.
     private func has(_ lowerCaseName: StaticString) -> Bool {
         requestHeaders.contains { CurlTransfer.isNamed($0.name, lowerCaseName) }
+    }
+
+    /// Whether `url`'s scheme is https, read off its first bytes (its `scheme` is parsed anew on
+    /// every read).
+    static func isHTTPS(_ url: URL) -> Bool {
+        var text = url.absoluteString
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 6 else { return false }
+            // "https:", letters in either case (a URL holds no control byte that would pass too).
+            return bytes[0] | 0x20 == 0x68 && bytes[1] | 0x20 == 0x74 && bytes[2] | 0x20 == 0x74 && bytes[3] | 0x20 == 0x70
+                && bytes[4] | 0x20 == 0x73 && bytes[5] == 0x3A
+        }
     }
 
     /// `Accept-Encoding: …` naming every encoding this libcurl decodes, in libcurl's own order
@@ -454,9 +480,14 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>?
         _ = hc_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        // The URL asked for, unless a redirect changed it: no parse per response.
-        let answered = effective.map { String(cString: $0) }
-        var head = HTTPResponseHead(statusCode: status, url: answered == url.absoluteString ? url : answered.flatMap(URL.init(string:)))
+        // The URL asked for, unless a redirect changed it: no parse (nor string) per response.
+        var answered: URL?
+        if let effective {
+            var asked = url.absoluteString
+            let same = asked.withUTF8 { bytes in strlen(effective) == bytes.count && (bytes.isEmpty || memcmp(effective, bytes.baseAddress!, bytes.count) == 0) }
+            answered = same ? url : URL(string: String(cString: effective))
+        }
+        var head = HTTPResponseHead(statusCode: status, url: answered)
         head.headers = received.headers
         return head
     }

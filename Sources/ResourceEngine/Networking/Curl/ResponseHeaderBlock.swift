@@ -1,3 +1,5 @@
+import Glibc
+
 /// The header block of the response being received, one line at a time as libcurl hands them
 /// over: names lower-cased, a repeated header's values joined with ", ", folded lines joined to
 /// their header. A status line starts a new block (what came before belonged to a redirect or an
@@ -33,7 +35,8 @@ struct ResponseHeaderBlock {
             if let lastName, !continuation.isEmpty { headers[lastName, default: ""] += " " + continuation }
             return true
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        guard let base = line.baseAddress, let found = memchr(base, 0x3A, line.count) else { return true }
+        let colon = base.distance(to: UnsafeRawPointer(found))
         let name = ResponseHeaderBlock.text(UnsafeRawBufferPointer(rebasing: line[..<colon]), lowercased: true)
         let value = ResponseHeaderBlock.text(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         if name == "content-length" {
