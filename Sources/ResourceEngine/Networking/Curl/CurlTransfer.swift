@@ -191,7 +191,18 @@ final class CurlTransfer: @unchecked Sendable {
         ok = ok && set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode; the cap applies to decoded bytes
         ok = ok && hc_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback) == CURLE_OK
         ok = ok && hc_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback) == CURLE_OK
+        // libcurl looks proxies up in the environment for every transfer (no_proxy, NO_PROXY,
+        // http_proxy, all_proxy, ALL_PROXY: five scans of it a probe). When the environment names
+        // none, "no proxy" is said once here and libcurl looks at nothing; otherwise it reads them.
+        if !CurlTransfer.environmentNamesAProxy { ok = ok && set(CURLOPT_PROXY, "") && set(CURLOPT_NOPROXY, "") }
         return ok
+    }
+
+    /// Whether a variable of the environment names a proxy (`…_proxy` in any case but `no_proxy`,
+    /// not empty): libcurl's own lookups then decide, as the curl tool's do.
+    static let environmentNamesAProxy: Bool = ProcessInfo.processInfo.environment.contains { name, value in
+        let lowered = name.lowercased()
+        return !value.isEmpty && lowered.hasSuffix("_proxy") && lowered != "no_proxy"
     }
 
     /// This transfer's own pointers: its error buffer, its id, itself for the callbacks.
