@@ -9,7 +9,7 @@ extension Monitor {
     /// Loads the probe's resource if it is due (and nothing pauses or already loads it), else
     /// sets the probe's timer for when it will be.
     public func updateCadence(of probe: Probe) {
-        updateCadence(of: probe, lastRequested: probesByResource[ObjectIdentifier(probe.resource)]?.lastRequested)
+        updateCadence(of: probe, lastRequested: probes(of: probe.resource)?.lastRequested)
     }
 
     /// As above, with when the probe's resource was last requested (its probes' record, at hand).
@@ -24,7 +24,7 @@ extension Monitor {
             // A load started early keeps the schedule: the next one is due `every` after this
             // one was due, not after it started, or early starts would add up (two probes every
             // 100 ms, batched together, were each loaded every 50 ms).
-            if due > now, let shown = probesByResource[ObjectIdentifier(probe.resource)], let requested = shown.lastRequested, requested < due {
+            if due > now, let shown = probes(of: probe.resource), let requested = shown.lastRequested, requested < due {
                 shown.lastRequested = due
             }
         } else {

@@ -80,10 +80,7 @@ extension Monitor {
         if resource !== old {
             let oldID = ObjectIdentifier(old)
             if let shown = probesByResource[oldID] {
-                if let index = shown.probes.firstIndex(where: { $0 === probe }) {
-                    shown.probes.remove(at: index)
-                    shown.titles.remove(at: index)
-                }
+                shown.remove(probe)
                 if shown.probes.isEmpty {
                     probesByResource[oldID] = nil
                     if started { old.removeObservers(ownedBy: eventOwner) }

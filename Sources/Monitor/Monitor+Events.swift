@@ -9,7 +9,7 @@ extension Monitor {
         guard event != .observerAdded else { return }
         let id = ObjectIdentifier(resource)
         // Looked up once per event and handed on: the lookups below each hashed and checked it.
-        let shown = probesByResource[id]
+        let shown = probes(of: resource)
         let now = clock.now
         if event == .requested { shown?.lastRequested = now }
         let finished = event != .requested
@@ -107,7 +107,7 @@ extension Monitor {
     /// its resource's URL and method as the resource's own events show them.
     func log(_ event: String, probe: Probe, message: String?, state: String? = nil) {
         let metrics = probe.resource.latestMetrics
-        let shown = probesByResource[ObjectIdentifier(probe.resource)]
+        let shown = probes(of: probe.resource)
         let entry = EventLog.Entry(
             time: clock.now, url: shown?.url ?? probe.displayURL, method: shown?.method ?? probe.spec.method.httpName,
             panes: [probe.spec.title], event: event,

@@ -14,11 +14,16 @@ import ResourceEngine
 /// a host changes it through its methods, on the main actor.
 @MainActor
 public final class Monitor {
-    public private(set) var spec: DashboardSpec
+    // What every event reads is stored privately (`stored…`) and reached through public
+    // accessors: the compiler then sees every access and needs no run-time exclusivity check
+    // (one per read of a public stored property of a class, on every event).
+    public var spec: DashboardSpec { storedSpec }
+    private var storedSpec: DashboardSpec
     /// The config's engine services, one per service it names.
     public private(set) var services: ServiceGroup
     /// Takes the config's secrets out of everything the monitor reports.
-    public private(set) var redactor: Redactor
+    public var redactor: Redactor { storedRedactor }
+    private var storedRedactor: Redactor
     /// One per pane of the config, in its order.
     public private(set) var probes: [Probe] = []
     public let clock: any EngineClock
@@ -29,15 +34,33 @@ public final class Monitor {
     let oneLine: @Sendable (String) -> String
 
     /// While paused nothing refreshes on its own; resuming refreshes whatever has fallen due.
-    public var isPaused = false {
-        didSet { if oldValue, !isPaused { for probe in probes { updateCadence(of: probe) } } }
+    public var isPaused: Bool {
+        get { storedIsPaused }
+        set {
+            let resumed = storedIsPaused && !newValue
+            storedIsPaused = newValue
+            if resumed { for probe in probes { updateCadence(of: probe) } }
+        }
     }
+    private var storedIsPaused = false
     /// False for a one-off look (`snapshot`): panes load when told to, never on their own.
-    public var refreshesOnItsOwn = true
+    public var refreshesOnItsOwn: Bool {
+        get { storedRefreshesOnItsOwn }
+        set { storedRefreshesOnItsOwn = newValue }
+    }
+    var storedRefreshesOnItsOwn: Bool = true
     /// False for a one-off look: kept histories are read (uptime over them) but not written.
-    public var savesHistory = true
+    public var savesHistory: Bool {
+        get { storedSavesHistory }
+        set { storedSavesHistory = newValue }
+    }
+    var storedSavesHistory: Bool = true
     /// False for a one-off look: states and alert events as ever, but no bell, command or webhook.
-    public var actsOnAlerts = true
+    public var actsOnAlerts: Bool {
+        get { storedActsOnAlerts }
+        set { storedActsOnAlerts = newValue }
+    }
+    var storedActsOnAlerts: Bool = true
     public internal(set) var eventLog = EventLog()
     /// Recent probes by resource (`Probe.historyKey`: its service, URL and load request), shared
     /// by the probes of that resource.
@@ -45,7 +68,11 @@ public final class Monitor {
     /// Where histories are kept across runs; nil for nowhere.
     let historyStore: HistoryStore?
     /// The header's counts, updated as probes change.
-    public internal(set) var healthCounts = HealthCounts()
+    public internal(set) var healthCounts: HealthCounts {
+        get { storedHealthCounts }
+        set { storedHealthCounts = newValue }
+    }
+    var storedHealthCounts: HealthCounts = HealthCounts()
     /// Runs what the panes' `alerts:` ask for.
     let alertActions: AlertActions
     /// Each firing probe's reminder timer, by probe.
@@ -53,13 +80,29 @@ public final class Monitor {
 
     /// Called after every event of a probed resource has been judged and logged, with the
     /// probes of that resource (none for a login's).
-    public var onResourceEvent: (@MainActor (ResourceEvent, [Probe]) -> Void)?
+    public var onResourceEvent: (@MainActor (ResourceEvent, [Probe]) -> Void)? {
+        get { storedOnResourceEvent }
+        set { storedOnResourceEvent = newValue }
+    }
+    var storedOnResourceEvent: (@MainActor (ResourceEvent, [Probe]) -> Void)?
     /// Called for every event-log entry (the `events` command streams these).
-    public var onEvent: (@MainActor (EventLog.Entry) -> Void)?
+    public var onEvent: (@MainActor (EventLog.Entry) -> Void)? {
+        get { storedOnEvent }
+        set { storedOnEvent = newValue }
+    }
+    var storedOnEvent: (@MainActor (EventLog.Entry) -> Void)?
     /// Called with what the user should know (a live value that cannot be used), redacted.
-    public var onNotice: (@MainActor (String) -> Void)?
+    public var onNotice: (@MainActor (String) -> Void)? {
+        get { storedOnNotice }
+        set { storedOnNotice = newValue }
+    }
+    var storedOnNotice: (@MainActor (String) -> Void)?
     /// Called when an alert rings the bell.
-    public var onBell: (@MainActor () -> Void)?
+    public var onBell: (@MainActor () -> Void)? {
+        get { storedOnBell }
+        set { storedOnBell = newValue }
+    }
+    var storedOnBell: (@MainActor () -> Void)?
     /// Called when an alert's action failed, with a line for the screen.
     public var onAlertActionFailed: (@MainActor (String) -> Void)?
     /// Called after the probes are built, before the monitor observes their resources and before
@@ -72,7 +115,11 @@ public final class Monitor {
     public var onReminder: (@MainActor () -> Void)?
     /// Called whenever what the probes say may have changed (an event, a reminder, a reload):
     /// `/metrics` and `/api/panes` render again.
-    public var onStateChange: (@MainActor () -> Void)?
+    public var onStateChange: (@MainActor () -> Void)? {
+        get { storedOnStateChange }
+        set { storedOnStateChange = newValue }
+    }
+    var storedOnStateChange: (@MainActor () -> Void)?
 
     var started = false
     /// Counts starts, so work a previous start queued (batches of loads) knows it is stale.
@@ -96,7 +143,11 @@ public final class Monitor {
     public var generatorURL: String?
     /// Told of probes whose state changed without an event of their own (a pane they depend on
     /// failed or recovered, the network went): a screen makes new reports for them.
-    public var onProbesChanged: (@MainActor ([Probe]) -> Void)?
+    public var onProbesChanged: (@MainActor ([Probe]) -> Void)? {
+        get { storedOnProbesChanged }
+        set { storedOnProbesChanged = newValue }
+    }
+    var storedOnProbesChanged: (@MainActor ([Probe]) -> Void)?
     /// The probes of each resource, so a resource event does not scan every probe.
     var probesByResource: [ObjectIdentifier: ResourceProbes] = [:]
     /// The URLs of login requests as written, for their event-log lines.
@@ -104,8 +155,10 @@ public final class Monitor {
 
     /// The probes of one resource. A class: it is looked up several times for every event.
     final class ResourceProbes {
-        var probes: [Probe] = []
-        var titles: [String] = []
+        /// Read on every event; changed only by `add` and `remove`, which replace the lists
+        /// whole, so no access to them needs a run-time exclusivity check.
+        private(set) var probes: [Probe] = []
+        private(set) var titles: [String] = []
         let url: String
         let method: String
         let identity: String
@@ -120,6 +173,27 @@ public final class Monitor {
             self.method = method
             self.identity = identity
         }
+
+        func add(_ probe: Probe) {
+            probes = probes + [probe]
+            titles = titles + [probe.spec.title]
+        }
+
+        func remove(_ probe: Probe) {
+            guard let index = probes.firstIndex(where: { $0 === probe }) else { return }
+            var (probes, titles) = (self.probes, self.titles)
+            (self.probes, self.titles) = ([], [])
+            probes.remove(at: index)
+            titles.remove(at: index)
+            (self.probes, self.titles) = (probes, titles)
+        }
+    }
+
+    /// The probes of `resource`, if it is probed. The table is read out before it is searched:
+    /// an access that spans the search would be checked for overlap at run time.
+    func probes(of resource: Resource) -> ResourceProbes? {
+        let table = probesByResource
+        return table[ObjectIdentifier(resource)]
     }
 
     final class EventOwner {}
@@ -132,13 +206,13 @@ public final class Monitor {
         makeServices: @escaping @MainActor (DashboardSpec) -> ServiceGroup
     ) {
         self.oneLine = oneLine
-        self.spec = spec
+        self.storedSpec = spec
         self.clock = clock
         self.scheduler = scheduler
         self.historyStore = historyStore
         self.makeServices = makeServices
         self.services = makeServices(spec)
-        self.redactor = Redactor(spec)
+        self.storedRedactor = Redactor(spec)
         self.alertActions = AlertActions(environment: environment)
         setUpAlertActions()
         listenForLiveReports()
@@ -261,8 +335,7 @@ public final class Monitor {
             probesByResource[id] = shown
             made = true
         }
-        shown.probes.append(probe)
-        shown.titles.append(probe.spec.title)
+        shown.add(probe)
         shown.historyCapacity = max(shown.historyCapacity, probe.spec.history)
         return made
     }
@@ -325,9 +398,9 @@ public final class Monitor {
             let counts = countsByProbe()
             stop()
             services.reports.onReport(nil)
-            spec = newSpec
+            storedSpec = newSpec
             // The new spec's redactor also masks what the old one did (`retiredSecrets`).
-            redactor = Redactor(newSpec)
+            storedRedactor = Redactor(newSpec)
             // Resources hold their service, the service caches them, and its configuration may
             // hold a login session holding one: the old service lets go of all, and all can go.
             services.tearDown()

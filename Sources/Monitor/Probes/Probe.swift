@@ -11,6 +11,9 @@ import TextBasics
 /// read it. It draws nothing and knows no terminal.
 @MainActor
 public final class Probe {
+    // What every verdict reads is stored as `stored…` and reached through public accessors: the
+    // compiler then sees every access and needs no run-time exclusivity check (one per read of
+    // a public stored property of a class; a verdict reads seven).
     /// How the header counts a pane.
     public enum Health: Equatable, Sendable {
         /// It shows what it should: data (or an error status its expectations ask for), nothing
@@ -45,12 +48,20 @@ public final class Probe {
     public let spec: PaneSpec
     /// The resource it watches. A chained pane (`${pane:…}`) moves to another when the values it
     /// takes change (see `Monitor`); until then, a resource of its own that is never loaded.
-    public internal(set) var resource: Resource
+    public internal(set) var resource: Resource {
+        get { storedResource }
+        set { storedResource = newValue }
+    }
+    var storedResource: Resource
     /// The pane as its request is sent now: `spec` with the values it takes from other panes
     /// filled in (`spec` itself when it takes none).
     public internal(set) var requestSpec: PaneSpec
     /// Why a chained pane sends nothing yet ("waiting for Latest order"), or nil.
-    public internal(set) var waitingFor: String?
+    public internal(set) var waitingFor: String? {
+        get { storedWaitingFor }
+        set { storedWaitingFor = newValue }
+    }
+    var storedWaitingFor: String?
     /// The URL that names the pane in `/metrics`, one series whatever it sends: its resource's,
     /// or for a chained pane (whose resource moves) its URL with each reference as written.
     public internal(set) lazy var writtenURL: String = resource.url.absoluteString
@@ -60,7 +71,11 @@ public final class Probe {
     var chainSecrets: LiveSecrets.Source?
     /// What blocks its failure, while it fails: a pane it depends on in trouble, its service's
     /// login, the first pane of its origin to be refused, or the network. Nil otherwise.
-    public internal(set) var blockedBy: Blockage?
+    public internal(set) var blockedBy: Blockage? {
+        get { storedBlockedBy }
+        set { storedBlockedBy = newValue }
+    }
+    var storedBlockedBy: Blockage?
     /// The probes of the panes it depends on (`dependsOn`), found by title.
     var dependencies: [Probe] = []
     /// Its latest probe is not counted toward its alert yet: it failed while a pane it depends
@@ -77,9 +92,17 @@ public final class Probe {
     public internal(set) var changes: [ContentChange] = []
 
     /// Why its alerts are held now (a quiet window, a mute), and until when; nil when they are not.
-    public internal(set) var silence: Silence?
+    public internal(set) var silence: Silence? {
+        get { storedSilence }
+        set { storedSilence = newValue }
+    }
+    var storedSilence: Silence?
     /// A mute the user set (`m`, `:mute 15m`): until a time, or until the pane recovers.
-    public internal(set) var mute: Mute?
+    public internal(set) var mute: Mute? {
+        get { storedMute }
+        set { storedMute = newValue }
+    }
+    var storedMute: Mute?
     /// Its alert fired while silenced: said when the silence ends, if it still fires.
     var alertHeld = false
 
@@ -133,10 +156,18 @@ public final class Probe {
     /// the same instant, and keep their spread afterwards (refreshes go start to start).
     var firstLoadNotBefore: TimeInterval?
     /// Why the latest response misses an expectation, or nil when all hold.
-    public internal(set) var unmetExpectation: String?
+    public internal(set) var unmetExpectation: String? {
+        get { storedUnmetExpectation }
+        set { storedUnmetExpectation = newValue }
+    }
+    var storedUnmetExpectation: String?
     /// Why the data cannot be shown as the pane says (a `select` path that is missing, a table
     /// over something that is not a list), or nil.
-    public internal(set) var contentProblem: String?
+    public internal(set) var contentProblem: String? {
+        get { storedContentProblem }
+        set { storedContentProblem = newValue }
+    }
+    var storedContentProblem: String?
     /// The refresh waiting to run, and when it is due on the engine clock.
     var cadence: ScheduledAction?
     var cadenceDue: TimeInterval?
@@ -150,7 +181,7 @@ public final class Probe {
         self.spec = spec
         requestSpec = spec
         contentShape = PaneContentShape(spec)
-        self.resource = resource
+        self.storedResource = resource
         self.historyKey = (spec.service.map { "service \($0) " } ?? "") + resource.identity
         self.displayURL = displayURL ?? redactor.redactURL(resource.url.absoluteString)
         self.redactor = redactor
@@ -173,7 +204,8 @@ public final class Probe {
 
     /// When the pane last had an answer to show (data, or an error status it expects), on the
     /// engine clock: "last answer 5m ago" once it fails with neither.
-    public private(set) var lastAnswerTime: TimeInterval?
+    public var lastAnswerTime: TimeInterval? { storedLastAnswerTime }
+    private var storedLastAnswerTime: TimeInterval?
 
     /// What the pane shows: the latest data, or the body of an error response its expectations
     /// asked for.
@@ -223,10 +255,18 @@ public final class Probe {
     var failedInARow = 0
 
     /// The alert's counts: failed and good probes in a row, firing or not.
-    public internal(set) var alert = AlertTracker()
+    public internal(set) var alert: AlertTracker {
+        get { storedAlert }
+        set { storedAlert = newValue }
+    }
+    var storedAlert: AlertTracker = AlertTracker()
 
     /// "0.85 meets the warn threshold > 0.8", or nil.
-    public internal(set) var thresholdWarning: String?
+    public internal(set) var thresholdWarning: String? {
+        get { storedThresholdWarning }
+        set { storedThresholdWarning = newValue }
+    }
+    var storedThresholdWarning: String?
 
     /// Probes since the pane started, for `/metrics`.
     public internal(set) var probeCounts = ProbeCounts()
@@ -238,7 +278,7 @@ public final class Probe {
         failedInARow = good ? 0 : failedInARow + 1
         // Blocked, it probes on quietly: its failure is the blocker's, whose alert speaks.
         if !good, blockedBy != nil { return .none }
-        return alert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
+        return storedAlert.record(good: good, at: time, failAfter: spec.alerts.failAfter, recoverAfter: spec.alerts.recoverAfter)
     }
 
     /// What the latest probe alone says. Asked for every pane on every frame (the header's
@@ -327,7 +367,7 @@ public final class Probe {
                 return expectation.failure(in: observation) == nil
             }
         }
-        if let shown = shownEntity { lastAnswerTime = max(lastAnswerTime ?? shown.timestamp, shown.timestamp) }
+        if let shown = shownEntity { storedLastAnswerTime = max(storedLastAnswerTime ?? shown.timestamp, shown.timestamp) }
         let check = contentCheck
         let problem = check?.problem
         thresholdWarning = problem == nil ? check?.warning : nil
@@ -373,7 +413,7 @@ public final class Probe {
         cachedCheck = nil
         cachedSource = nil
         displayedErrorCache = nil
-        lastAnswerTime = nil
+        storedLastAnswerTime = nil
         unmetExpectation = nil
         contentProblem = nil
         thresholdWarning = nil

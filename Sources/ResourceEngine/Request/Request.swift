@@ -17,13 +17,16 @@ public final class Request {
     }
 
     /// Where this request is in its life.
-    public private(set) var state: State = .notStarted
+    public var state: State { storedState }
+    private var storedState: State = State.notStarted
 
     /// The outcome, once completed.
-    public private(set) var responseInfo: ResponseInfo?
+    public var responseInfo: ResponseInfo? { storedResponseInfo }
+    private var storedResponseInfo: ResponseInfo?
 
     /// Progress in 0...1; exactly 1 once completed.
-    public private(set) var progress: Double = 0
+    public var progress: Double { storedProgress }
+    private var storedProgress: Double = 0
 
     let delegate: any RequestDelegate
     private var responseCallbacks: [@MainActor (ResponseInfo) -> Void] = []
@@ -44,7 +47,7 @@ public final class Request {
     @discardableResult
     public func start() -> Request {
         guard state == .notStarted else { return self }
-        state = .inProgress
+        storedState = .inProgress
         EngineLog.log(.network, delegate.requestDescription)
         delegate.startUnderlyingOperation(passingResponseTo: self)
         return self
@@ -143,10 +146,10 @@ extension Request: RequestCompletionHandler {
             }
             return
         }
-        state = .completed
-        self.responseInfo = responseInfo
+        storedState = .completed
+        storedResponseInfo = responseInfo
         let finalProgress = progress < 1 ? progressCallbacks : []
-        progress = 1
+        storedProgress = 1
         progressCallbacks = []
         let callbacks = responseCallbacks
         responseCallbacks = []
@@ -167,8 +170,8 @@ extension Request: RequestCompletionHandler {
 
     public func reportProgress(_ progress: Double) {
         guard state != .completed, progress.isFinite, progress > self.progress else { return }
-        self.progress = min(progress, 1)
-        for callback in progressCallbacks { callback(self.progress) }
+        storedProgress = min(progress, 1)
+        for callback in progressCallbacks { callback(storedProgress) }
     }
 }
 

@@ -130,7 +130,7 @@ extension Resource {
 
     private func receiveDataNotModified() {
         latestError = nil
-        latestData?.touch(service.clock.now)
+        touchData(service.clock.now)
         isInvalidated = false
         if let timestamp = latestData?.timestamp { configuration.cache?.updateTimestamp(timestamp, forKey: cacheKey) }
         notifyObservers(.notModified)

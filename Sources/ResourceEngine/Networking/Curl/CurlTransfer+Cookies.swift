@@ -21,7 +21,8 @@ extension CurlTransfer {
         }
         guard lines.count > jar.limit else { return }
         // Netscape format: domain, subdomains, path, secure, expiry, name, value (tab-separated).
-        let recent = CurlTransfer.cookieNames(setBy: received.headers["set-cookie"])
+        let headers = received.headers
+        let recent = CurlTransfer.cookieNames(setBy: headers["set-cookie"])
         let name = { (line: String) in line.split(separator: "\t", omittingEmptySubsequences: false).dropFirst(5).first.map(String.init) ?? "" }
         let ordered = lines.filter { recent.contains(name($0)) } + lines.filter { !recent.contains(name($0)) }
         let kept = ordered.prefix(jar.limit)
