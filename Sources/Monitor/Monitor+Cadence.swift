@@ -28,9 +28,7 @@ extension Monitor {
                 shown.lastRequested = due
             }
         } else {
-            probe.scheduleCadence(at: due, now: now, scheduler: scheduler) { [weak self, weak probe] in
-                if let self, let probe { self.updateCadence(of: probe) }
-            }
+            probe.scheduleCadence(at: due, now: now, scheduler: scheduler, monitor: self)
         }
     }
 

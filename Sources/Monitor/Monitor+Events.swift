@@ -64,11 +64,21 @@ extension Monitor {
             ok = false
             break
         }
-        let answered = event != .error || shown.probes.allSatisfy(\.errorIsExpected)
+        // Plain loops: a closure of a main-actor method checks the executor on every call.
+        var answered = true
+        if event == .error {
+            for probe in shown.probes where !probe.errorIsExpected {
+                answered = false
+                break
+            }
+        }
         // A value pane's number, for the history of what it shows (not only of its latency).
         var value: Double?
-        if event != .error, let valuePane = shown.probes.first(where: { $0.spec.show == .value }) {
-            value = valuePane.shownNumber
+        if event != .error {
+            for probe in shown.probes where probe.spec.show == .value {
+                value = probe.shownNumber
+                break
+            }
         }
         let probe = ProbeHistory.Probe(time: now, latency: metrics.latency, statusCode: metrics.statusCode, ok: ok, answered: answered, value: value)
         histories[shown.identity, default: ProbeHistory(capacity: shown.historyCapacity)].append(probe)

@@ -17,6 +17,7 @@ import ResourceEngine
 ///     .build/release/hammock-bench size                      the binary: sizes, ICU data, Foundation modules linked
 ///     .build/release/hammock-bench instructions --endpoints 50   instructions per probe, by callgrind (needs valgrind)
 ///     .build/release/hammock-bench instructions --serve          the same of `hammock serve`: the engine's path, no frames
+///     .build/release/hammock-bench instructions --endpoints 1000 --every 5s   a thousand panes' screen at a pace callgrind keeps up with
 ///     .build/release/hammock-bench ratio --endpoints 1000 --runs 5   the dashboard against the C floor, interleaved runs
 ///     .build/release/hammock-bench compare --baseline OLD [--candidate NEW]   two builds side by side, pair by pair
 ///     --origin nginx                                         poll Debian's nginx instead of the built-in server
@@ -32,7 +33,7 @@ struct Bench {
                        hammock-bench serve [--origin builtin|nginx]
                        hammock-bench link-order [--output Sources/hammock/hammock.order]
                        hammock-bench size [--baseline HAMMOCK]   (sizes, ICU data, Foundation modules linked)
-                       hammock-bench instructions [--endpoints 50] [--seconds 30] [--serve] [--origin builtin|nginx]
+                       hammock-bench instructions [--endpoints 50] [--seconds 30] [--every 1s] [--serve] [--origin builtin|nginx]
                        hammock-bench ratio [--endpoints 1000] [--runs 5] [--origin builtin|nginx]
                        hammock-bench compare --baseline HAMMOCK [--candidate HAMMOCK] [--endpoints 1000] [--pairs 4]
                                      [--warmup 60] [--seconds 30] [--baseline-env KEY=VALUE] [--candidate-env KEY=VALUE]
@@ -83,7 +84,7 @@ struct Bench {
             if arguments.first == "instructions" {
                 try await InstructionCount.run(
                     endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30,
-                    serve: arguments.contains("--serve"))
+                    every: arguments.firstIndex(of: "--every").map { arguments[$0 + 1] } ?? "1s", serve: arguments.contains("--serve"))
                 return
             }
             if arguments.first == "ratio" {
@@ -121,7 +122,7 @@ struct Bench {
         let flags = ["--quick", "--floor", "--floor-curl", "--serve"]
         let valued = [
             "--sizes", "--output", "--minutes", "--endpoints", "--origin", "--seconds", "--runs",
-            "--baseline", "--candidate", "--pairs", "--warmup", "--baseline-env", "--candidate-env",
+            "--baseline", "--candidate", "--pairs", "--warmup", "--baseline-env", "--candidate-env", "--every",
         ]
         if arguments.first == "compare", !arguments.contains("--baseline") {
             return "compare needs --baseline: the hammock build to measure against"
@@ -146,6 +147,9 @@ struct Bench {
                 }
                 if argument == "--endpoints" || argument == "--runs" || argument == "--pairs", (Int(arguments[index + 1]) ?? 0) <= 0 {
                     return "\(argument) takes a positive whole number"
+                }
+                if argument == "--every", !arguments[index + 1].hasSuffix("s") || (Double(arguments[index + 1].dropLast()) ?? 0) <= 0 {
+                    return "--every takes seconds, e.g. 5s"
                 }
                 if argument == "--origin" {
                     guard let kind = BenchOrigin.Kind(rawValue: arguments[index + 1]) else { return "--origin is builtin or nginx" }

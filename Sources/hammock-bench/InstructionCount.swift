@@ -12,13 +12,15 @@ import HammockHarness
 /// engine, panes and cadence without a screen, so the count holds the engine's path alone and
 /// does not move with how many frames callgrind's slowness lets through.
 enum InstructionCount {
-    static func run(endpoints: Int, seconds: Double, serve: Bool = false) async throws {
+    /// `every`: each pane's refresh interval; a thousand panes every 5 s draw the screen of a
+    /// thousand at 200 probes a second, which callgrind keeps up with.
+    static func run(endpoints: Int, seconds: Double, every: String = "1s", serve: Bool = false) async throws {
         let work = URL(fileURLWithPath: ScratchDirectory.path("instructions"))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let (valgrind, copy) = try Callgrind.ready(in: work, for: "instructions")
         let server = try await EndToEndBench.startServer()
-        let config = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL)
+        let config = try EndToEndBench.config(endpoints: endpoints, baseURL: server.baseURL, every: every)
         defer { try? FileManager.default.removeItem(atPath: config) }
         let profile = work.appendingPathComponent("profile").path
         if serve {

@@ -457,7 +457,8 @@ public final class DashboardApp {
 
     func secondsUntilTheScreenChanges() -> TimeInterval {
         catchUp()
-        if drawn.panes.contains(where: { model.pane($0)?.probe.resource.isLoading == true }) { return 0.2 }
+        // A plain loop: a closure of a main-actor method checks the executor on every call.
+        for id in drawn.panes where model.pane(id)?.probe.resource.isLoading == true { return 0.2 }
         let now = clock.now
         var next = Formatting.untilClockChanges(now)
         for id in drawn.panes {

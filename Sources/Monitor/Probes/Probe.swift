@@ -445,15 +445,24 @@ public final class Probe {
     }
 
     /// Runs `action` at `due` unless something already runs no later.
-    func scheduleCadence(at due: TimeInterval, now: TimeInterval, scheduler: any DashboardScheduler, _ action: @escaping @MainActor () -> Void) {
+    /// Sets the probe's timer for `due`, when `monitor` looks at its cadence again (unless one
+    /// is set for that time or sooner).
+    func scheduleCadence(at due: TimeInterval, now: TimeInterval, scheduler: any DashboardScheduler, monitor: Monitor) {
         if let cadenceDue, cadence != nil, cadenceDue <= due { return }
         cadence?.cancel()
         cadenceDue = due
-        cadence = scheduler.schedule(after: max(0, due - now)) { [weak self] in
-            self?.cadence = nil
-            self?.cadenceDue = nil
-            action()
-        }
+        cadenceMonitor = monitor
+        cadence = scheduler.schedule(after: max(0, due - now), cadenceFired)
+    }
+
+    /// Who looks at the cadence when the timer fires.
+    private weak var cadenceMonitor: Monitor?
+    /// The timer's action, made once: a probe's timer is set for every refresh.
+    private lazy var cadenceFired: @MainActor () -> Void = { [weak self] in
+        guard let self else { return }
+        cadence = nil
+        cadenceDue = nil
+        cadenceMonitor?.updateCadence(of: self)
     }
 
     func cancelCadence() {

@@ -32,6 +32,12 @@ public final class Request {
     private var responseCallbacks: [@MainActor (ResponseInfo) -> Void] = []
     private var progressCallbacks: [@MainActor (Double) -> Void] = []
 
+    /// The resource this request is a load of, and where among the hooks it is told of the
+    /// outcome and the progress: the place `Resource.load(using:)` would have added its two hooks
+    /// (a resource is loaded every refresh, and two closures a load showed in every probe).
+    private weak var loadingResource: Resource?
+    private var loadHooks: (response: Int, progress: Int, isOwnLoad: Bool)?
+
     /// Wraps a delegate in a request that has not started yet.
     public init(delegate: any RequestDelegate) {
         self.delegate = delegate
@@ -121,6 +127,16 @@ public final class Request {
         return self
     }
 
+    /// Tells `resource` of this request's outcome and progress where hooks added now would run;
+    /// false (nothing done) when the request is already some resource's load or has completed,
+    /// and hooks must do it.
+    func track(asLoadOf resource: Resource, isOwnLoad: Bool) -> Bool {
+        guard loadHooks == nil, state != .completed else { return false }
+        loadingResource = resource
+        loadHooks = (responseCallbacks.count, progressCallbacks.count, isOwnLoad)
+        return true
+    }
+
     private func addResponseCallback(_ callback: @escaping @MainActor (ResponseInfo) -> Void) -> Request {
         if let responseInfo, state == .completed {
             MainQueue.async { callback(responseInfo) }
@@ -148,20 +164,44 @@ extension Request: RequestCompletionHandler {
         }
         storedState = .completed
         storedResponseInfo = responseInfo
-        let finalProgress = progress < 1 ? progressCallbacks : []
+        // Progress ends at 1 for those not yet told 1.
+        let progressEnds = progress < 1
+        let finalProgress = progressEnds ? progressCallbacks : []
         storedProgress = 1
         progressCallbacks = []
         let callbacks = responseCallbacks
         responseCallbacks = []
+        let load = loadHooks.flatMap { hooks in loadingResource.map { (resource: $0, hooks: hooks) } }
+        loadingResource = nil
         guard inOwnTurn else {
-            MainQueue.async {
-                for callback in finalProgress { callback(1) }
-                for callback in callbacks { callback(responseInfo) }
+            let hooks = loadHooks
+            MainQueue.async { [weak resource = load?.resource] in
+                let load = hooks.flatMap { hooks in resource.map { (resource: $0, hooks: hooks) } }
+                Request.deliver(responseInfo, to: callbacks, progressEnds: progressEnds, finalProgress, load: load)
             }
             return
         }
-        for callback in finalProgress { callback(1) }
-        for callback in callbacks { callback(responseInfo) }
+        Request.deliver(responseInfo, to: callbacks, progressEnds: progressEnds, finalProgress, load: load)
+    }
+
+    /// The final progress, then the outcome, to each hook in order, the resource whose load this
+    /// is in the places its hooks would have had.
+    private static func deliver(
+        _ info: ResponseInfo, to callbacks: [@MainActor (ResponseInfo) -> Void], progressEnds: Bool, _ finalProgress: [@MainActor (Double) -> Void],
+        load: (resource: Resource, hooks: (response: Int, progress: Int, isOwnLoad: Bool))?
+    ) {
+        if progressEnds {
+            for (index, callback) in finalProgress.enumerated() {
+                if let load, index == load.hooks.progress { load.resource.notifyObserversOfProgress(1) }
+                callback(1)
+            }
+            if let load, load.hooks.progress >= finalProgress.count { load.resource.notifyObserversOfProgress(1) }
+        }
+        for (index, callback) in callbacks.enumerated() {
+            if let load, index == load.hooks.response { load.resource.loadFinished(with: info, isOwnLoad: load.hooks.isOwnLoad) }
+            callback(info)
+        }
+        if let load, load.hooks.response >= callbacks.count { load.resource.loadFinished(with: info, isOwnLoad: load.hooks.isOwnLoad) }
     }
 
     public func willIgnore(_ responseInfo: ResponseInfo) -> Bool {
@@ -171,7 +211,12 @@ extension Request: RequestCompletionHandler {
     public func reportProgress(_ progress: Double) {
         guard state != .completed, progress.isFinite, progress > self.progress else { return }
         storedProgress = min(progress, 1)
-        for callback in progressCallbacks { callback(storedProgress) }
+        let resource = loadHooks == nil ? nil : loadingResource
+        for (index, callback) in progressCallbacks.enumerated() {
+            if index == loadHooks?.progress { resource?.notifyObserversOfProgress(storedProgress) }
+            callback(storedProgress)
+        }
+        if let hooks = loadHooks, hooks.progress >= progressCallbacks.count { resource?.notifyObserversOfProgress(storedProgress) }
     }
 }
 

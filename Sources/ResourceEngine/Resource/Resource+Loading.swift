@@ -74,23 +74,26 @@ extension Resource {
 
     private func load(using request: Request, isOwnLoad: Bool) -> Request {
         loadRequests.append(request)
-        // One hook in place of onCompletion, onNewData, onNotModified and onFailure, in that order:
-        // a load per resource per second should not cost five closures.
-        request.onCompletion { [weak self] info in
-            guard let self else { return }
-            removeCompletedRequests()
-            if let metrics = info.metrics { latestMetrics = metrics }
-            switch info.response {
-            case .success(let entity) where info.isNew: receiveNewData(entity, source: .network, cacheable: isOwnLoad)
-            case .success: receiveDataNotModified()
-            case .failure(let error): receiveError(error)
-            }
-        }
-        request.onProgress { [weak self] progress in
-            self?.notifyObserversOfProgress(progress)
+        // One hook in place of onCompletion, onNewData, onNotModified and onFailure, in that order,
+        // and the progress hook: kept by the request as this resource's place among its hooks
+        // (no closures), or as closures when the request is already another resource's load.
+        if !request.track(asLoadOf: self, isOwnLoad: isOwnLoad) {
+            request.onCompletion { [weak self] info in self?.loadFinished(with: info, isOwnLoad: isOwnLoad) }
+            request.onProgress { [weak self] progress in self?.notifyObserversOfProgress(progress) }
         }
         notifyObservers(.requested)
         return request
+    }
+
+    /// A load's outcome: the resource's state, and what its observers hear.
+    func loadFinished(with info: ResponseInfo, isOwnLoad: Bool) {
+        removeCompletedRequests()
+        if let metrics = info.metrics { latestMetrics = metrics }
+        switch info.response {
+        case .success(let entity) where info.isNew: receiveNewData(entity, source: .network, cacheable: isOwnLoad)
+        case .success: receiveDataNotModified()
+        case .failure(let error): receiveError(error)
+        }
     }
 
     /// The lists hold a request or two: removing in place is cheaper than `removeAll(where:)`,
