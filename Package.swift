@@ -8,6 +8,15 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The release build gives every function a section of its own, so that the linker's identical-code
+// folding (--icf=all below) can merge the many equal specializations and thunks Swift emits and
+// --gc-sections can drop what nothing calls (docs/benchmarks.md: 20.7 -> 19.x MB stripped). Only
+// targets outside the library products: a product with unsafe flags cannot be a dependency.
+let sectioned: [SwiftSetting] = strict + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+// Modules no probe or frame runs through (reading the config, the command line, the demo) are
+// optimised for size.
+let sectionedSmall: [SwiftSetting] = strict + [.unsafeFlags(["-Xfrontend", "-function-sections", "-Osize"], .when(configuration: .release))]
+
 // The hammock binary is linked by lld with the functions a running dashboard executes packed together
 // (Sources/hammock/hammock.order, written by `hammock-bench link-order`) and relative relocations
 // packed (RELR), and none of its own symbols exported (the static Swift toolchain links with
@@ -75,44 +84,44 @@ let package = Package(
         .target(name: "URLSessionNetworking", dependencies: ["ResourceEngine"], swiftSettings: strict),
 
         // MARK: The terminal
-        .target(name: "TerminalUI", swiftSettings: strict),
+        .target(name: "TerminalUI", swiftSettings: sectioned),
         .systemLibrary(name: "CNCursesW", path: "Modules/CNCursesW", providers: [.apt(["libncurses-dev"])]),
         .target(name: "CTerminalRestore"),
-        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI", "CleanSpawn"], swiftSettings: strict),
+        .target(name: "CursesBackend", dependencies: ["CNCursesW", "CTerminalRestore", "TerminalUI", "CleanSpawn"], swiftSettings: sectioned),
 
         // MARK: Config and the dashboard
         // posix_spawn with a clean signal state and declared standard streams: the pager, alert
         // commands, the harness's processes.
-        .target(name: "CleanSpawn", swiftSettings: strict),
+        .target(name: "CleanSpawn", swiftSettings: sectionedSmall),
         // The one path every output takes to lose its secrets (screen, logs, snapshot, cache, events).
-        .target(name: "Redaction", dependencies: ["ResourceEngine", "TextBasics"], swiftSettings: strict),
+        .target(name: "Redaction", dependencies: ["ResourceEngine", "TextBasics"], swiftSettings: sectioned),
         // What each key does where, and how the help, the footer and README name them: below the
         // config, which reads `keys:` into it, and the dashboard, which acts on it.
-        .target(name: "DashboardKeys", dependencies: ["TerminalUI"], swiftSettings: strict),
+        .target(name: "DashboardKeys", dependencies: ["TerminalUI"], swiftSettings: sectioned),
         // libyaml's parser (Debian's libyaml-dev), under the config's own node reader.
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", providers: [.apt(["libyaml-dev"])]),
         .target(
             name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", "TextBasics", "CYAML"],
-            swiftSettings: strict),
+            swiftSettings: sectionedSmall),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
         .target(
-            name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles", "TextBasics"], swiftSettings: strict),
+            name: "Monitor", dependencies: ["ResourceEngine", "Redaction", "DashboardConfig", "CleanSpawn", "PrivateFiles", "TextBasics"], swiftSettings: sectioned),
         .target(
             name: "Dashboard", dependencies: ["ResourceEngine", "Redaction", "TerminalUI", "DashboardKeys", "DashboardConfig", "Monitor", "TextBasics"],
-            swiftSettings: strict),
+            swiftSettings: sectioned),
         // `/metrics`, `/healthz` and `/api/panes` over a running dashboard (`hammock serve`), on
         // SwiftNIO: a connection cap, timeouts, back-pressure and accept back-off (DECISIONS §22).
         .target(
             name: "MetricsServer",
             dependencies: ["Monitor", "ResourceEngine", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
-            swiftSettings: strict),
+            swiftSettings: sectioned),
         // FlyingFox servers on 127.0.0.1 with Nagle off, started without waiting out a timeout.
         .target(name: "LoopbackHTTP", dependencies: flyingFox, swiftSettings: strict),
         // The demo API and its config, on SwiftNIO's HTTP/1.1 server.
         .target(
             name: "DemoServer", dependencies: ["PrivateFiles", "ResourceEngine", "TextBasics", .product(name: "NIOHTTP1", package: "swift-nio")] + nio,
-            swiftSettings: strict),
+            swiftSettings: sectionedSmall),
 
         // MARK: The program
         .target(name: "CMallocConf"),
@@ -124,7 +133,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
-            swiftSettings: strict,
+            swiftSettings: sectionedSmall,
             linkerSettings: hammockLinking),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
 

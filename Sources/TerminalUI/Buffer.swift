@@ -164,6 +164,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             }
             return end
         }
+        if let end = layOutWideOrNarrow(bytes, x: x, y: y, limit: limit, style: style) { return end }
         var offset = 0
         while offset < bytes.count {
             let (value, length) = UTF8Scalar.decode(bytes, at: offset)
@@ -171,6 +172,32 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
             guard place(Unicode.Scalar(value)!, x: &column, y: y, limit: limit, style: style) else { break }
         }
         return column
+    }
+
+    /// `layOutScalarByScalar` for text with no zero-width scalar, written through one pointer
+    /// (no uniqueness check per cell); nil at the first zero-width scalar, which joins the cell
+    /// before it (the caller's loop writes the same cells again and joins it).
+    private mutating func layOutWideOrNarrow(_ bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: Style) -> Int? {
+        let row = (y - area.y) * area.width - area.x
+        let left = area.x
+        return storage.withUnsafeMutableBufferPointer { cells -> Int? in
+            var column = x
+            var offset = 0
+            while offset < bytes.count {
+                let (value, length) = UTF8Scalar.decode(bytes, at: offset)
+                let scalar = Unicode.Scalar(value)!
+                let width = DisplayWidth.of(scalar: scalar)
+                if width == 0 { return nil }
+                if column + width > limit { break }
+                if column >= left {
+                    if width == 2 { cells[row + column + 1] = PackedCell.continuation(style: style) }
+                    cells[row + column] = PackedCell(scalar: scalar, style: style, width: width)
+                }
+                column += width
+                offset += length
+            }
+            return column
+        }
     }
 
     /// Writes a scalar that is a grapheme of its own at `x` and moves `x` past it; false when it
@@ -258,8 +285,8 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
 
     /// Makes every cell blank.
     public mutating func reset() {
-        for i in storage.indices { storage[i] = .blank }
-        overflow = []
+        storage.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
+        overflow.removeAll(keepingCapacity: true)
     }
 
     /// Changes the area; contents are reset.

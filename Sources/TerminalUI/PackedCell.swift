@@ -46,11 +46,19 @@ struct PackedCell: Sendable, BitwiseCopyable {
 
     /// One scalar, encoded straight into the cell (no `String` made).
     init(scalar: Unicode.Scalar, style: Style, width: Int) {
-        var bytes: UInt64 = 0
-        var count: UInt64 = 0
-        for unit in UTF8.encode(scalar)! {
-            bytes |= UInt64(unit) << (8 * count)
-            count += 1
+        // UTF-8 by hand, first byte lowest: `UTF8.encode` costs a collection per scalar.
+        let v = UInt64(scalar.value)
+        let bytes: UInt64
+        let count: UInt64
+        switch v {
+        case ..<0x80:
+            (bytes, count) = (v, 1)
+        case ..<0x800:
+            (bytes, count) = ((0xC0 | v >> 6) | (0x80 | v & 0x3F) << 8, 2)
+        case ..<0x10000:
+            (bytes, count) = ((0xE0 | v >> 12) | (0x80 | v >> 6 & 0x3F) << 8 | (0x80 | v & 0x3F) << 16, 3)
+        default:
+            (bytes, count) = ((0xF0 | v >> 18) | (0x80 | v >> 12 & 0x3F) << 8 | (0x80 | v >> 6 & 0x3F) << 16 | (0x80 | v & 0x3F) << 24, 4)
         }
         low = bytes
         high = count << 56

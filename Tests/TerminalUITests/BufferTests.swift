@@ -42,6 +42,18 @@ import Testing
         }
     }
 
+    /// A scalar packed straight into a cell holds its own UTF-8, at every length and at the edges
+    /// between lengths.
+    @Test func aPackedScalarHoldsItsUTF8() {
+        let values: [UInt32] = [0x20, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xB7, 0x2500, 0x28FF, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F680, 0x10FFFF]
+        for value in values {
+            let scalar = Unicode.Scalar(value)!
+            let cell = PackedCell(scalar: scalar, style: .plain, width: 1)
+            #expect(cell.inlineSymbol == String(scalar), "U+\(String(value, radix: 16))")
+            #expect(cell.inlineSymbol.utf8.elementsEqual(String(scalar).utf8))
+        }
+    }
+
     /// The symbols' widths are worked out once into a table; each entry is the scalar's own, at
     /// its own place, wide and zero-width ones included.
     @Test func theSymbolTableHoldsEachScalarsWidth() {

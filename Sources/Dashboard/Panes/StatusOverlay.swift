@@ -58,18 +58,19 @@ public final class StatusOverlay: ResourceObserver {
     public static func displayState<States: Collection>(
         for resources: States, manualLoads: Int, priority: [OverlayRule]
     ) -> State where States.Element: ResourceState {
+        // Closures, not key paths: in this generic function a key path is built at run time on every call.
         for rule in priority {
             switch rule {
             case .loading:
-                if resources.contains(where: \.isLoading) { return .loading }
+                if resources.contains(where: { $0.isLoading }) { return .loading }
             case .manualLoading:
                 if manualLoads > 0 { return .loading }
             case .anyData:
-                if resources.contains(where: \.hasData) { return .success }
+                if resources.contains(where: { $0.hasData }) { return .success }
             case .allData:
-                if resources.allSatisfy(\.hasData) { return .success }
+                if resources.allSatisfy({ $0.hasData }) { return .success }
             case .error:
-                if let error = resources.lazy.compactMap(\.latestError).first { return .error(error) }
+                for resource in resources { if let error = resource.latestError { return .error(error) } }
             }
         }
         return .success

@@ -7,6 +7,8 @@
 public final class Terminal {
     public let backend: any Backend
     private var previous: Buffer
+    /// The frame before `previous`, drawn over by the next frame instead of a new buffer.
+    private var spare: Buffer?
     private var needsFullRedraw = true
 
     public init(backend: any Backend) {
@@ -37,7 +39,9 @@ public final class Terminal {
     @discardableResult
     public func draw(_ render: (inout Buffer) -> Void) -> Int {
         let size = backend.size
-        var next = Buffer(width: size.columns, height: size.rows)
+        let area = Rect(width: size.columns, height: size.rows)
+        var next = spare.take() ?? Buffer(area: area)
+        if next.area == area { next.reset() } else { next = Buffer(area: area) }
         render(&next)
         let updates: [CellUpdate]
         if needsFullRedraw || previous.area != next.area {
@@ -49,6 +53,7 @@ public final class Terminal {
         }
         if !updates.isEmpty { backend.draw(updates) }
         backend.flush()
+        spare = previous
         previous = next
         return updates.count
     }

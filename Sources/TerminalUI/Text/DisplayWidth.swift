@@ -80,9 +80,7 @@ public enum DisplayWidth {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
         if v < 0x300 { return 1 }
-        if v >= symbolWidths.start, v < symbolWidths.start + UInt32(symbolWidths.widths.count) {
-            return Int(symbolWidths.widths[Int(v - symbolWidths.start)])
-        }
+        if v >= symbolStart, v < symbolEnd { return Int(symbolWidthTable[Int(v - symbolStart)]) }
         return measured(scalar)
     }
 
@@ -90,8 +88,18 @@ public enum DisplayWidth {
     /// dashboard's symbols, several on every row of every frame), worked out once: the
     /// general-category and emoji lookups behind them cost hundreds of instructions each.
     static let symbolWidths: (start: UInt32, widths: [UInt8]) = (
-        0x2000, (UInt32(0x2000)..<0x2C00).map { UInt8(measured(Unicode.Scalar($0)!)) }
+        symbolStart, (symbolStart..<symbolEnd).map { UInt8(measured(Unicode.Scalar($0)!)) }
     )
+    private static let symbolStart: UInt32 = 0x2000
+    private static let symbolEnd: UInt32 = 0x2C00
+
+    /// `symbolWidths` where reading an entry takes no reference count: never freed, never changed.
+    nonisolated(unsafe) private static let symbolWidthTable: UnsafePointer<UInt8> = {
+        let widths = symbolWidths.widths
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: widths.count)
+        table.initialize(from: widths, count: widths.count)
+        return UnsafePointer(table)
+    }()
 
     /// The width of a scalar from its Unicode properties.
     static func measured(_ scalar: Unicode.Scalar) -> Int {
