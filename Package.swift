@@ -10,11 +10,10 @@ let strict: [SwiftSetting] = [
 
 // The release build gives every function a section of its own, so that the linker's identical-code
 // folding (--icf=all below) can merge the many equal specializations and thunks Swift emits and
-// --gc-sections can drop what nothing calls (docs/benchmarks.md: 20.7 -> 19.x MB stripped). Only
+// --gc-sections can drop what nothing calls (DECISIONS §29: 20.7 -> 20.25 MB stripped). Only
 // targets outside the library products: a product with unsafe flags cannot be a dependency.
 let sectioned: [SwiftSetting] = strict + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
-// Modules no probe or frame runs through (reading the config, the command line, the demo) are
-// optimised for size.
+// Modules no probe, frame or start-up runs through (the demo, process spawning) are optimised for size.
 let sectionedSmall: [SwiftSetting] = strict + [.unsafeFlags(["-Xfrontend", "-function-sections", "-Osize"], .when(configuration: .release))]
 
 // The hammock binary is linked by lld with the functions a running dashboard executes packed together
@@ -102,7 +101,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", providers: [.apt(["libyaml-dev"])]),
         .target(
             name: "DashboardConfig", dependencies: ["ResourceEngine", "Redaction", "DashboardKeys", "TerminalUI", "TextBasics", "CYAML"],
-            swiftSettings: sectionedSmall),
+            swiftSettings: sectioned),
         // What a probe means, below every screen: cadence, verdicts, alerts, histories, the event
         // log, the metrics and JSON state (the dashboard, serve, events and snapshot sit on it).
         .target(
@@ -133,7 +132,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hammock.order"],
-            swiftSettings: sectionedSmall,
+            swiftSettings: sectioned,
             linkerSettings: hammockLinking),
         .executableTarget(name: "terminal-demo", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
 
