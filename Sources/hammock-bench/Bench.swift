@@ -84,7 +84,7 @@ struct Bench {
             if arguments.first == "instructions" {
                 try await InstructionCount.run(
                     endpoints: Int(value(after: "--endpoints", in: arguments) ?? 50), seconds: value(after: "--seconds", in: arguments) ?? 30,
-                    every: arguments.firstIndex(of: "--every").map { arguments[$0 + 1] } ?? "1s", serve: arguments.contains("--serve"))
+                    every: text(after: "--every", in: arguments) ?? "1s", serve: arguments.contains("--serve"))
                 return
             }
             if arguments.first == "ratio" {
@@ -169,14 +169,16 @@ struct Bench {
     }
 
     static func value(after flag: String, in arguments: [String]) -> Double? {
-        arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
+        text(after: flag, in: arguments).flatMap(Double.init)
+    }
+
+    static func text(after flag: String, in arguments: [String]) -> String? {
+        arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     }
 
     /// `compare`'s options from arguments `usageProblem` accepted; `--*-env` may repeat.
     static func compareOptions(_ arguments: [String]) -> SideBySide.Options {
-        func text(_ flag: String) -> String? {
-            arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-        }
+        func text(_ flag: String) -> String? { Bench.text(after: flag, in: arguments) }
         func settings(_ flag: String) -> [String: String] {
             var environment: [String: String] = [:]
             for (index, argument) in arguments.enumerated() where argument == flag && arguments.indices.contains(index + 1) {

@@ -57,12 +57,12 @@ import Testing
     /// The symbols' widths are worked out once into a table; each entry is the scalar's own, at
     /// its own place, wide and zero-width ones included.
     @Test func theSymbolTableHoldsEachScalarsWidth() {
-        let table = DisplayWidth.symbolWidths
-        for value in table.start..<table.start + UInt32(table.widths.count) {
+        for value in DisplayWidth.symbolStart..<DisplayWidth.symbolEnd {
             let scalar = Unicode.Scalar(value)!
+            #expect(Int(DisplayWidth.symbolWidthTable[Int(value - DisplayWidth.symbolStart)]) == DisplayWidth.measured(scalar), "U+\(String(value, radix: 16))")
             #expect(DisplayWidth.of(scalar: scalar) == DisplayWidth.measured(scalar), "U+\(String(value, radix: 16))")
         }
-        #expect(table.widths.count == 0xC00)
+        #expect(DisplayWidth.symbolEnd - DisplayWidth.symbolStart == 0xC00)
         #expect(["✓", "⣿", "─", "·", "…", "▁"].map { DisplayWidth.of(scalar: $0) } == [1, 1, 1, 1, 1, 1])
         #expect(["⌚", "✅", "⚡", "❌"].map { DisplayWidth.of(scalar: $0) } == [2, 2, 2, 2])
         #expect(["\u{2060}", "\u{200B}", "\u{20DD}"].map { DisplayWidth.of(scalar: $0) } == [0, 0, 0])

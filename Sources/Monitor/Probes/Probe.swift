@@ -444,7 +444,6 @@ public final class Probe {
         RefreshSchedule(interval: every, retry: max(resource.configuration.retryTime, ConfigLoader.minimumEvery), backoffLimit: spec.backoff ?? every)
     }
 
-    /// Runs `action` at `due` unless something already runs no later.
     /// Sets the probe's timer for `due`, when `monitor` looks at its cadence again (unless one
     /// is set for that time or sooner).
     func scheduleCadence(at due: TimeInterval, now: TimeInterval, scheduler: any DashboardScheduler, monitor: Monitor) {

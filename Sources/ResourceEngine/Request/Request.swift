@@ -35,8 +35,15 @@ public final class Request {
     /// The resource this request is a load of, and where among the hooks it is told of the
     /// outcome and the progress: the place `Resource.load(using:)` would have added its two hooks
     /// (a resource is loaded every refresh, and two closures a load showed in every probe).
-    private weak var loadingResource: Resource?
-    private var loadHooks: (response: Int, progress: Int, isOwnLoad: Bool)?
+    private var load: LoadSlot?
+
+    /// Where a resource's load hooks stand among the request's hooks.
+    private struct LoadSlot {
+        weak var resource: Resource?
+        let response: Int
+        let progress: Int
+        let isOwnLoad: Bool
+    }
 
     /// Wraps a delegate in a request that has not started yet.
     public init(delegate: any RequestDelegate) {
@@ -131,9 +138,8 @@ public final class Request {
     /// false (nothing done) when the request is already some resource's load or has completed,
     /// and hooks must do it.
     func track(asLoadOf resource: Resource, isOwnLoad: Bool) -> Bool {
-        guard loadHooks == nil, state != .completed else { return false }
-        loadingResource = resource
-        loadHooks = (responseCallbacks.count, progressCallbacks.count, isOwnLoad)
+        guard load == nil, state != .completed else { return false }
+        load = LoadSlot(resource: resource, response: responseCallbacks.count, progress: progressCallbacks.count, isOwnLoad: isOwnLoad)
         return true
     }
 
@@ -171,37 +177,36 @@ extension Request: RequestCompletionHandler {
         progressCallbacks = []
         let callbacks = responseCallbacks
         responseCallbacks = []
-        let load = loadHooks.flatMap { hooks in loadingResource.map { (resource: $0, hooks: hooks) } }
-        loadingResource = nil
+        let load = self.load
+        self.load = nil
         guard inOwnTurn else {
-            let hooks = loadHooks
-            MainQueue.async { [weak resource = load?.resource] in
-                let load = hooks.flatMap { hooks in resource.map { (resource: $0, hooks: hooks) } }
-                Request.deliver(responseInfo, to: callbacks, progressEnds: progressEnds, finalProgress, load: load)
-            }
+            MainQueue.async { Request.deliver(responseInfo, to: callbacks, progressEnds: progressEnds, finalProgress, load: load) }
             return
         }
         Request.deliver(responseInfo, to: callbacks, progressEnds: progressEnds, finalProgress, load: load)
     }
 
-    /// The final progress, then the outcome, to each hook in order, the resource whose load this
-    /// is in the places its hooks would have had.
+    /// The final progress, then the outcome, to each hook in order, and to the resource whose
+    /// load this is in the places its hooks would have had.
     private static func deliver(
         _ info: ResponseInfo, to callbacks: [@MainActor (ResponseInfo) -> Void], progressEnds: Bool, _ finalProgress: [@MainActor (Double) -> Void],
-        load: (resource: Resource, hooks: (response: Int, progress: Int, isOwnLoad: Bool))?
+        load: LoadSlot?
     ) {
+        let resource = load?.resource
         if progressEnds {
-            for (index, callback) in finalProgress.enumerated() {
-                if let load, index == load.hooks.progress { load.resource.notifyObserversOfProgress(1) }
-                callback(1)
-            }
-            if let load, load.hooks.progress >= finalProgress.count { load.resource.notifyObserversOfProgress(1) }
+            run(finalProgress, with: 1, at: load?.progress) { resource?.notifyObserversOfProgress(1) }
         }
+        run(callbacks, with: info, at: load?.response) { resource?.loadFinished(with: info, isOwnLoad: load?.isOwnLoad ?? true) }
+    }
+
+    /// Runs each of `callbacks` with `value` in order, and `own` where a hook at `position` would
+    /// have run (after them all when `position` is past the end; never when it is nil).
+    private static func run<Value>(_ callbacks: [@MainActor (Value) -> Void], with value: Value, at position: Int?, _ own: () -> Void) {
         for (index, callback) in callbacks.enumerated() {
-            if let load, index == load.hooks.response { load.resource.loadFinished(with: info, isOwnLoad: load.hooks.isOwnLoad) }
-            callback(info)
+            if index == position { own() }
+            callback(value)
         }
-        if let load, load.hooks.response >= callbacks.count { load.resource.loadFinished(with: info, isOwnLoad: load.hooks.isOwnLoad) }
+        if let position, position >= callbacks.count { own() }
     }
 
     public func willIgnore(_ responseInfo: ResponseInfo) -> Bool {
@@ -211,12 +216,9 @@ extension Request: RequestCompletionHandler {
     public func reportProgress(_ progress: Double) {
         guard state != .completed, progress.isFinite, progress > self.progress else { return }
         storedProgress = min(progress, 1)
-        let resource = loadHooks == nil ? nil : loadingResource
-        for (index, callback) in progressCallbacks.enumerated() {
-            if index == loadHooks?.progress { resource?.notifyObserversOfProgress(storedProgress) }
-            callback(storedProgress)
-        }
-        if let hooks = loadHooks, hooks.progress >= progressCallbacks.count { resource?.notifyObserversOfProgress(storedProgress) }
+        let resource = load?.resource
+        let progress = storedProgress
+        Request.run(progressCallbacks, with: progress, at: load?.progress) { resource?.notifyObserversOfProgress(progress) }
     }
 }
 

@@ -84,20 +84,15 @@ public enum DisplayWidth {
         return measured(scalar)
     }
 
+    static let symbolStart: UInt32 = 0x2000
+    static let symbolEnd: UInt32 = 0x2C00
     /// The widths of U+2000–U+2BFF (punctuation, arrows, box drawing, braille, dingbats: the
     /// dashboard's symbols, several on every row of every frame), worked out once: the
-    /// general-category and emoji lookups behind them cost hundreds of instructions each.
-    static let symbolWidths: (start: UInt32, widths: [UInt8]) = (
-        symbolStart, (symbolStart..<symbolEnd).map { UInt8(measured(Unicode.Scalar($0)!)) }
-    )
-    private static let symbolStart: UInt32 = 0x2000
-    private static let symbolEnd: UInt32 = 0x2C00
-
-    /// `symbolWidths` where reading an entry takes no reference count: never freed, never changed.
-    nonisolated(unsafe) private static let symbolWidthTable: UnsafePointer<UInt8> = {
-        let widths = symbolWidths.widths
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: widths.count)
-        table.initialize(from: widths, count: widths.count)
+    /// general-category and emoji lookups behind them cost hundreds of instructions each. Held
+    /// where reading an entry takes no reference count: never freed, never changed once made.
+    nonisolated(unsafe) static let symbolWidthTable: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: Int(symbolEnd - symbolStart))
+        for value in symbolStart..<symbolEnd { table[Int(value - symbolStart)] = UInt8(measured(Unicode.Scalar(value)!)) }
         return UnsafePointer(table)
     }()
 
