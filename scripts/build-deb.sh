@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ -z "$binary" ]; then
-    swift build -c release --static-swift-stdlib --product hammock
+    swift build -c release --static-swift-stdlib --product hammock --toolset packaging/release-toolset.json
     binary=.build/release/hammock
 fi
 [ -x "$binary" ] || { echo "build-deb.sh: no executable at $binary" >&2; exit 70; }

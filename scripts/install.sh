@@ -44,7 +44,7 @@ if [ -z "$binary" ]; then
         fi
     fi
     command -v swift >/dev/null 2>&1 || { echo "install.sh: swift is not on PATH (https://www.swift.org/install/linux/)" >&2; exit 70; }
-    swift build -c release --static-swift-stdlib --product hammock
+    swift build -c release --static-swift-stdlib --product hammock --toolset packaging/release-toolset.json
     binary=.build/release/hammock
 fi
 [ -x "$binary" ] || { echo "install.sh: no executable at $binary" >&2; exit 70; }

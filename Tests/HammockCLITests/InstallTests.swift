@@ -45,6 +45,25 @@ import Testing
     /// docs/hammock.1 names every command and option `hammock` has (regenerate it with
     /// scripts/generate-man.sh), every exit status and every top-level config key, and groff
     /// reads it without a warning.
+    /// The binary users get is built as the size goal was measured: every module's functions in
+    /// sections of their own, asked of the dependencies too through the toolset (DECISIONS §29).
+    @Test func theShippedBuildsUseTheReleaseToolset() throws {
+        let toolset = Self.repository.appendingPathComponent("packaging/release-toolset.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: toolset)) as? [String: Any]
+        let swiftCompiler = json?["swiftCompiler"] as? [String: Any]
+        let options = swiftCompiler?["extraCLIOptions"] as? [String] ?? []
+        #expect(json?["schemaVersion"] as? String == "1.0")
+        #expect(options == ["-Xfrontend", "-function-sections"], "\(options)")
+        for script in ["scripts/install.sh", "scripts/build-deb.sh"] {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(script), encoding: .utf8)
+            let builds = text.split(separator: "\n").filter { $0.contains("swift build") }
+            #expect(!builds.isEmpty, "\(script) builds")
+            for line in builds {
+                #expect(line.contains("-c release") && line.contains("--static-swift-stdlib") && line.contains("--toolset packaging/release-toolset.json"), "\(script): \(line)")
+            }
+        }
+    }
+
     @Test func theManPageKeepsUpWithTheCommands() async throws {
         let page = try String(contentsOf: Self.repository.appendingPathComponent("docs/hammock.1"), encoding: .utf8)
         let dump = try await ProcessRunner.capture([CLITests.binary, "--experimental-dump-help"], timeout: 30)
