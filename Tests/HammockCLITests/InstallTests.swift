@@ -42,9 +42,6 @@ import Testing
         #expect(wrong.status == 64)
     }
 
-    /// docs/hammock.1 names every command and option `hammock` has (regenerate it with
-    /// scripts/generate-man.sh), every exit status and every top-level config key, and groff
-    /// reads it without a warning.
     /// The binary users get is built as the size goal was measured: every module's functions in
     /// sections of their own, asked of the dependencies too through the toolset (DECISIONS §29).
     @Test func theShippedBuildsUseTheReleaseToolset() throws {
@@ -64,6 +61,9 @@ import Testing
         }
     }
 
+    /// docs/hammock.1 names every command and option `hammock` has (regenerate it with
+    /// scripts/generate-man.sh), every exit status and every top-level config key, and groff
+    /// reads it without a warning.
     @Test func theManPageKeepsUpWithTheCommands() async throws {
         let page = try String(contentsOf: Self.repository.appendingPathComponent("docs/hammock.1"), encoding: .utf8)
         let dump = try await ProcessRunner.capture([CLITests.binary, "--experimental-dump-help"], timeout: 30)
