@@ -10,6 +10,8 @@ import HammockHarness
 /// more than the dashboard's with the machine's speed (its thousand transfers start at once).
 /// Side by side is no cure: the floor costs more beside the dashboard than alone, for a reason
 /// not established, which shifts the ratio towards the dashboard (docs/performance-journal.md).
+/// CPU is read in nanoseconds (`ProcessSampler`): at 50 endpoints the floor spends two or three
+/// 10 ms clock ticks in a window, too few to divide by.
 enum FloorRatio {
     static func run(endpoints: Int, runs: Int) async throws {
         let hammock = Bench.binDirectory.appendingPathComponent("hammock").path
@@ -30,7 +32,13 @@ enum FloorRatio {
             floor.append(other.figures.cpuPercent)
             // A floor that read no CPU at all measured nothing: no ratio rather than a false one.
             let ratio = other.figures.cpuPercent > 0 ? String(format: "%.2f×", own.figures.cpuPercent / other.figures.cpuPercent) : "no ratio"
-            print(String(format: "  run %d: hammock %.1f %% (%.0f probes/s), floor %.1f %% (%.0f probes/s), %@", run, own.figures.cpuPercent, own.probesPerSecond, other.figures.cpuPercent, other.probesPerSecond, ratio as NSString))
+            let perProbe = { (result: EndToEndBench.Result) in result.cpuMicrosecondsPerProbe.map { String(format: "%.1f µs a probe", $0) } ?? "no probes" }
+            print(String(
+                format: "  run %d: hammock %.3f %% (%.0f probes/s, %@), floor %.3f %% (%.0f probes/s, %@), %@", run, own.figures.cpuPercent,
+                own.probesPerSecond, perProbe(own) as NSString, other.figures.cpuPercent, other.probesPerSecond, perProbe(other) as NSString, ratio as NSString))
+            if own.figures.fromTicks || other.figures.fromTicks {
+                print("    (a thread ended inside the window, so this run was read in 10 ms clock ticks, coarsely)")
+            }
         }
         print(line("hammock (dashboard under tmux)", dashboard))
         print(line("libcurl in C (floor)", floor))
@@ -40,6 +48,6 @@ enum FloorRatio {
     }
 
     static func line(_ label: String, _ values: [Double]) -> String {
-        String(format: "  %@  CPU min / median / max  %.1f / %.1f / %.1f %%", label as NSString, values.min() ?? 0, values.median ?? 0, values.max() ?? 0)
+        String(format: "  %@  CPU min / median / max  %.3f / %.3f / %.3f %%", label as NSString, values.min() ?? 0, values.median ?? 0, values.max() ?? 0)
     }
 }

@@ -37,7 +37,9 @@ enum Report {
             second (`every: 1s`, `expiration: 500ms`). Only the `hammock` process is measured, from
             `/proc` every 250 ms over \(Int(seconds)) s, after a \(Int(warmup)) s warm-up for hammock (its memory
             settles as probe histories fill) and 3 s for the others: CPU % of one core =
-            Δ(utime + stime) / CLK_TCK over wall time; RSS from VmRSS; probes/s counted at the
+            Δ(on-CPU nanoseconds, summed over `/proc/PID/task/*/schedstat`) over wall time (10 ms
+            clock ticks, marked "(ticks)", only when a thread ended inside the window); RSS from
+            VmRSS; probes/s counted at the
             server. `hammock serve` (the same panes without a screen, serving `/metrics`, as
             blackbox_exporter does) is measured like the dashboard, after the same warm-up.
             Four floors make the same requests at the same rate and do nothing else:
@@ -55,8 +57,8 @@ enum Report {
 
             """
         for result in endToEnd {
-            text += String(format: "| %@ | %d | %.1f %% | %.1f / %.1f MiB | %.1f | ", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
-            text += (result.cpuMicrosecondsPerProbe.map { String(format: "%.0f µs", $0) } ?? "") + " | "
+            text += String(format: "| %@ | %d | %.2f %% | %.1f / %.1f MiB | %.1f | ", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            text += (result.cpuMicrosecondsPerProbe.map { String(format: "%.1f µs", $0) } ?? "") + (result.figures.fromTicks ? " (ticks)" : "") + " | "
             text += (result.allocationsPerProbe.map { String(format: "%.0f", $0) } ?? "") + " |\n"
         }
         text += """

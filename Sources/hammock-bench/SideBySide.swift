@@ -66,11 +66,10 @@ enum SideBySide {
             }
             try await Task.sleep(for: .seconds(options.warmup))
             _ = await server.probes()
-            let window = await ProcessSampler.cpuTicks(of: [first.pid, second.pid], over: options.seconds)
+            let window = await ProcessSampler.cpuTime(of: [first.pid, second.pid], over: options.seconds)
             let probes = Double(await server.probes()) / window.seconds
-            let ticks = candidateFirst ? (baseline: window.ticks[1], candidate: window.ticks[0]) : (baseline: window.ticks[0], candidate: window.ticks[1])
-            let percent = { (ticks: Int) in Double(ticks) / ProcessSampler.ticksPerSecond / window.seconds * 100 }
-            let (baseline, candidate) = (percent(ticks.baseline), percent(ticks.candidate))
+            let cpu = candidateFirst ? (baseline: window.cpu[1], candidate: window.cpu[0]) : (baseline: window.cpu[0], candidate: window.cpu[1])
+            let (baseline, candidate) = (cpu.baseline / window.seconds * 100, cpu.candidate / window.seconds * 100)
             guard baseline > 0, candidate > 0 else {
                 print("  pair \(pair): a dashboard read no CPU (it stopped?); no ratio")
                 continue
@@ -80,10 +79,8 @@ enum SideBySide {
                 format: "  pair %d (%@ started first): baseline %.2f %%, candidate %.2f %%, candidate/baseline %.3f (%.0f probes/s of %d)",
                 pair, (candidateFirst ? "candidate" : "baseline") as NSString, baseline, candidate, candidate / baseline, probes,
                 2 * options.endpoints))
-            // /proc counts CPU time in clock ticks (10 ms): a window with few of them reads coarsely.
-            let fewest = min(ticks.baseline, ticks.candidate)
-            if fewest < 100 {
-                print("    (only \(fewest) clock tick\(fewest == 1 ? "" : "s") of CPU on one side: this pair reads coarsely; more endpoints or a longer --seconds)")
+            if window.fromTicks {
+                print("    (a thread ended inside the window, so this pair was read in 10 ms clock ticks, coarsely)")
             }
         }
         guard let median = ratios.median else { throw TmuxHarness.Failure(description: "no pair gave a ratio") }
