@@ -23,6 +23,7 @@ enum FloorRatio {
         print("\(endpoints) endpoints every second, \(runs) interleaved run\(runs == 1 ? "" : "s") of each, \(Int(seconds)) s windows (hammock after \(Int(warmup)) s, the floor after 3 s)…")
         var dashboard: [Double] = []
         var floor: [Double] = []
+        var ratios: [Double] = []
         for run in 1...runs {
             let own = try await EndToEndBench.dashboard(hammock: hammock, endpoints: endpoints, seconds: seconds, warmup: warmup)
             guard let other = try await EndToEndBench.cFloor(endpoints: endpoints, seconds: seconds) else {
@@ -30,8 +31,15 @@ enum FloorRatio {
             }
             dashboard.append(own.figures.cpuPercent)
             floor.append(other.figures.cpuPercent)
-            // A floor that read no CPU at all measured nothing: no ratio rather than a false one.
-            let ratio = other.figures.cpuPercent > 0 ? String(format: "%.2f×", own.figures.cpuPercent / other.figures.cpuPercent) : "no ratio"
+            // CPU a probe, not a second: the two need not make exactly as many probes. A floor
+            // that read no CPU at all measured nothing: no ratio rather than a false one.
+            let ratio: String
+            if let mine = own.cpuMicrosecondsPerProbe, let theirs = other.cpuMicrosecondsPerProbe, theirs > 0 {
+                ratios.append(mine / theirs)
+                ratio = String(format: "%.2f× a probe", mine / theirs)
+            } else {
+                ratio = "no ratio"
+            }
             let perProbe = { (result: EndToEndBench.Result) in result.cpuMicrosecondsPerProbe.map { String(format: "%.1f µs a probe", $0) } ?? "no probes" }
             print(String(
                 format: "  run %d: hammock %.3f %% (%.0f probes/s, %@), floor %.3f %% (%.0f probes/s, %@), %@", run, own.figures.cpuPercent,
@@ -42,8 +50,8 @@ enum FloorRatio {
         }
         print(line("hammock (dashboard under tmux)", dashboard))
         print(line("libcurl in C (floor)", floor))
-        if let own = dashboard.median, let other = floor.median, other > 0 {
-            print(String(format: "  ratio of the medians: %.2f×", own / other))
+        if let median = ratios.median {
+            print(String(format: "  CPU a probe against the floor's, min / median / max  %.2f / %.2f / %.2f×", ratios.min() ?? 0, median, ratios.max() ?? 0))
         }
     }
 

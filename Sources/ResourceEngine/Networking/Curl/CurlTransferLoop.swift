@@ -88,12 +88,14 @@ final class CurlTransferLoop: @unchecked Sendable {
                 curl_multi_remove_handle(multi, transfer.easy)
             }
             if work.stopping { break }
-            startWaiting()
-
-            var active: Int32 = 0
-            curl_multi_perform(multi, &active)
-            finishCompleted()
-            startWaiting()
+            // The turn's completions and progress reach the main actor in one hop.
+            MainQueue.batching {
+                startWaiting()
+                var active: Int32 = 0
+                curl_multi_perform(multi, &active)
+                finishCompleted()
+                startWaiting()
+            }
             published.withLock { $0 = (waiting.count - waitingHead, running.count) }
             curl_multi_poll(multi, nil, 0, 10_000, nil)
         }
