@@ -320,7 +320,8 @@ struct Bench {
     static func printEndToEnd(_ results: [EndToEndBench.Result]) {
         for result in results {
             var line = "  " + result.label.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: " N=%-5d CPU %6.2f %%  RSS avg %5.1f MiB  peak %5.1f MiB  %6.1f probes/s", result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
-            if let perProbe = result.cpuMicrosecondsPerProbe { line += String(format: "  %6.1f µs/probe", perProbe) + (result.figures.fromTicks ? " (ticks)" : "") }
+            if result.figures.fromTicks { line += "  (CPU in ticks)" }
+            if let perProbe = result.cpuMicrosecondsPerProbe { line += String(format: "  %6.1f µs/probe", perProbe) }
             if let allocations = result.allocationsPerProbe { line += String(format: "  %4.0f allocs/probe", allocations) }
             print(line)
         }

@@ -57,8 +57,8 @@ enum Report {
 
             """
         for result in endToEnd {
-            text += String(format: "| %@ | %d | %.2f %% | %.1f / %.1f MiB | %.1f | ", result.label as NSString, result.endpoints, result.figures.cpuPercent, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
-            text += (result.cpuMicrosecondsPerProbe.map { String(format: "%.1f µs", $0) } ?? "") + (result.figures.fromTicks ? " (ticks)" : "") + " | "
+            text += String(format: "| %@ | %d | %.2f %%%@ | %.1f / %.1f MiB | %.1f | ", result.label as NSString, result.endpoints, result.figures.cpuPercent, (result.figures.fromTicks ? " (ticks)" : "") as NSString, result.figures.rssAverageMiB, result.figures.rssPeakMiB, result.probesPerSecond)
+            text += (result.cpuMicrosecondsPerProbe.map { String(format: "%.1f µs", $0) } ?? "") + " | "
             text += (result.allocationsPerProbe.map { String(format: "%.0f", $0) } ?? "") + " |\n"
         }
         text += """
