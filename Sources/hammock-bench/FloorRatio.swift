@@ -45,7 +45,7 @@ enum FloorRatio {
                 format: "  run %d: hammock %.3f %% (%.0f probes/s, %@), floor %.3f %% (%.0f probes/s, %@), %@", run, own.figures.cpuPercent,
                 own.probesPerSecond, perProbe(own) as NSString, other.figures.cpuPercent, other.probesPerSecond, perProbe(other) as NSString, ratio as NSString))
             if own.figures.fromTicks || other.figures.fromTicks {
-                print("    (a thread ended inside the window, so this run was read in 10 ms clock ticks, coarsely)")
+                print(ProcessSampler.readInTicks("run"))
             }
         }
         print(line("hammock (dashboard under tmux)", dashboard))

@@ -20,6 +20,11 @@ struct ProcessSampler {
 
     let pid: pid_t
 
+    /// Said under a run or pair whose CPU the ticks had to stand in for.
+    static func readInTicks(_ what: String) -> String {
+        "    (a thread ended inside the window, so this \(what) was read in 10 ms clock ticks, coarsely)"
+    }
+
     /// The clock ticks /proc counts CPU time in, per second (100: a tick is 10 ms).
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 

@@ -80,7 +80,7 @@ enum SideBySide {
                 pair, (candidateFirst ? "candidate" : "baseline") as NSString, baseline, candidate, candidate / baseline, probes,
                 2 * options.endpoints))
             if window.fromTicks {
-                print("    (a thread ended inside the window, so this pair was read in 10 ms clock ticks, coarsely)")
+                print(ProcessSampler.readInTicks("pair"))
             }
         }
         guard let median = ratios.median else { throw TmuxHarness.Failure(description: "no pair gave a ratio") }

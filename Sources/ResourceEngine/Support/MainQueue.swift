@@ -33,11 +33,7 @@ enum MainQueue {
         defer {
             pthread_setspecific(Batch.key, nil)
             let blocks = batch.blocks
-            switch blocks.count {
-            case 0: break
-            case 1: queue.async { MainActor.assumeIsolated(blocks[0]) }
-            default: queue.async { MainActor.assumeIsolated { for block in blocks { block() } } }
-            }
+            if !blocks.isEmpty { queue.async { MainActor.assumeIsolated { for block in blocks { block() } } } }
         }
         return body()
     }
