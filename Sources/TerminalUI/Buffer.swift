@@ -262,11 +262,15 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// Packed once, copied into every cell (borders, blank areas).
     private mutating func fill(_ rect: Rect, packed: PackedCell) {
         let r = rect.intersection(area)
-        for y in r.y..<r.bottom {
-            let row = (y - area.y) * area.width - area.x
-            for x in r.x..<r.right { storage[row + x] = packed }
-            mendSplitGraphemes(y: y, from: r.x, to: r.right)
+        guard !r.isEmpty else { return }
+        // One uniqueness check for the whole rectangle, not one a cell.
+        storage.withUnsafeMutableBufferPointer { cells in
+            for y in r.y..<r.bottom {
+                let row = (y - area.y) * area.width - area.x
+                cells[(row + r.x)..<(row + r.right)].update(repeating: packed)
+            }
         }
+        for y in r.y..<r.bottom { mendSplitGraphemes(y: y, from: r.x, to: r.right) }
     }
 
     /// After columns `start..<end` of row `y` were written: a wide grapheme that lost one of its

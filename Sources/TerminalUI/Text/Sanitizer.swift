@@ -25,7 +25,9 @@ public enum Sanitizer {
     /// Text that may span lines: split at `\n` and `\r\n`, tabs expanded to `tabWidth` stops,
     /// each line made safe.
     public static func lines(_ text: String, tabWidth: Int = 4) -> [String] {
-        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map { raw in
+        // No line end, no tab, nothing to make safe: the one line is the text (a pane's value).
+        guard needsWork(text) else { return [text] }
+        return text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map { raw in
             // Placeholders first, so tab stops count the columns that will actually be shown.
             var safe = String.UnicodeScalarView()
             for scalar in raw.unicodeScalars {

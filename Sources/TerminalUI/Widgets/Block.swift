@@ -45,8 +45,12 @@ public struct Block: Widget {
         // wins: the left gives way down to a few cells (" H… "), and only then is the right cut.
         let room = area.width - 2
         guard room >= 3 else { return }
-        let leftNeed = title.isEmpty ? 0 : DisplayWidth.of(title) + 2
-        let rightNeed = rightTitle.isEmpty ? 0 : DisplayWidth.of(rightTitle) + 2
+        // Each title's width is measured once, and a title that fits is written as it is, with no
+        // padded copy: every pane's border is drawn on every frame.
+        let titleWidth = title.isEmpty ? 0 : DisplayWidth.of(title)
+        let rightWidth = rightTitle.isEmpty ? 0 : DisplayWidth.of(rightTitle)
+        let leftNeed = title.isEmpty ? 0 : titleWidth + 2
+        let rightNeed = rightTitle.isEmpty ? 0 : rightWidth + 2
         var leftRoom = leftNeed
         var rightRoom = rightNeed
         if leftNeed + rightNeed + (rightNeed > 0 ? 1 : 0) > room {
@@ -54,12 +58,24 @@ public struct Block: Widget {
             rightRoom = min(rightNeed, room - leftKeeps - (leftKeeps > 0 ? 1 : 0))
             leftRoom = room - rightRoom - 1
         }
-        let rightText = rightNeed > 0 && rightRoom >= 3 ? " " + DisplayWidth.truncate(rightTitle, to: rightRoom - 2) + " " : ""
-        if rightText.isEmpty { leftRoom = min(leftNeed, room) }
-        let leftText = leftNeed > 0 && leftRoom >= 3 ? " " + DisplayWidth.truncate(title, to: leftRoom - 2) + " " : ""
-        if !leftText.isEmpty { buffer.setString(x: left + 1, y: top, leftText, style: titleStyle) }
-        if !rightText.isEmpty {
-            buffer.setString(x: right - DisplayWidth.of(rightText), y: top, rightText, style: rightTitleStyle)
+        let showsRight = rightNeed > 0 && rightRoom >= 3
+        if !showsRight { leftRoom = min(leftNeed, room) }
+        if leftNeed > 0, leftRoom >= 3 {
+            let shown = titleWidth <= leftRoom - 2 ? title : DisplayWidth.truncate(title, to: leftRoom - 2)
+            Self.pad(shown, at: left + 1, y: top, style: titleStyle, buffer: &buffer)
         }
+        if showsRight {
+            let fits = rightWidth <= rightRoom - 2
+            let shown = fits ? rightTitle : DisplayWidth.truncate(rightTitle, to: rightRoom - 2)
+            let width = fits ? rightWidth : DisplayWidth.of(shown)
+            Self.pad(shown, at: right - width - 2, y: top, style: rightTitleStyle, buffer: &buffer)
+        }
+    }
+
+    /// `text` between two spaces from `x`.
+    private static func pad(_ text: String, at x: Int, y: Int, style: Style, buffer: inout Buffer) {
+        buffer.setSymbol(x: x, y: y, " ", style: style)
+        let end = buffer.setString(x: x + 1, y: y, text, style: style)
+        buffer.setSymbol(x: end, y: y, " ", style: style)
     }
 }
