@@ -46,12 +46,29 @@ import Testing
         #expect(log.entries == ["submitted directly", "inner hop", "outer hop"])
     }
 
-    @Test func hopsOutsideABatchGoAtOnceAndOtherThreadsAreNotBatched() async {
+    @Test func hopsOutsideABatchGoAtOnce() async {
         let log = Log()
         await offTheMainActor {
             MainQueue.async { log.append("hop") }
             DispatchQueue.main.async { log.append("submitted directly") }
         }
         #expect(log.entries == ["hop", "submitted directly"])
+    }
+
+    @Test func anotherThreadsHopsDuringABatchGoAtOnce() async {
+        let log = Log()
+        await offTheMainActor {
+            MainQueue.batching {
+                MainQueue.async { log.append("batched hop") }
+                // This thread waits, so the hop below is made on another one.
+                let made = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    MainQueue.async { log.append("other thread's hop") }
+                    made.signal()
+                }
+                made.wait()
+            }
+        }
+        #expect(log.entries == ["other thread's hop", "batched hop"])
     }
 }
