@@ -57,16 +57,20 @@ import Testing
 
     @Test func anotherThreadsHopsDuringABatchGoAtOnce() async {
         let log = Log()
-        await offTheMainActor {
-            MainQueue.batching {
-                MainQueue.async { log.append("batched hop") }
-                // This thread waits, so the hop below is made on another one.
-                let made = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
-                    MainQueue.async { log.append("other thread's hop") }
-                    made.signal()
+        // Both threads are threads of their own: a test must not hold one of the few threads
+        // of the global queues (they also run every other test's tasks) while it waits.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DetachedThread.start(name: "batching") {
+                MainQueue.batching {
+                    MainQueue.async { log.append("batched hop") }
+                    let made = DispatchSemaphore(value: 0)
+                    DetachedThread.start(name: "other") {
+                        MainQueue.async { log.append("other thread's hop") }
+                        made.signal()
+                    }
+                    made.wait()
                 }
-                made.wait()
+                DispatchQueue.main.async { done.resume() }
             }
         }
         #expect(log.entries == ["other thread's hop", "batched hop"])
